@@ -63,7 +63,6 @@ class _Entry:
 class _State(threading.local):
     entries = None  # Program -> _Entry
     declined = None  # Program -> reason
-    facts = None  # Program -> `_facts` (what `replay.decide` reads of it that no evaluation changes)
     cstreams = None  # (device, replay stream's ptr) -> the Stream its graphs are captured on
 
 
@@ -139,14 +138,23 @@ def _capture(prog, values, after=None):
 def run(prog, values):
     """`prog`'s outputs on `values`: by a graph replay where one is decided, else by `prog.run`."""
     lg = _replay._logs.lg
-    outs = _replayed(lg, prog, values)
+    facts = prog.replay_facts
+    if facts is None:
+        facts = prog.replay_facts = _facts(prog)
+    if facts[3] or facts[0] - 1 < _replay.MIN_SAVED:
+        # Never replayed, whatever its inputs (one fused kernel, a step not capturable): no input
+        # signature is made for `explain()`, which says why from the Program alone (a 10-node chain
+        # paid ~1 us an evaluation for the question: issue 57).
+        lg.sig, lg.why, lg.outs = (values, ()), facts[4], None
+        return prog.run(values)
+    outs = _replayed(lg, prog, values, facts)
     if outs is None:
         outs = prog.run(values)
     lg.outs = outs  # (the next evaluation's carried inputs are found among these)
     return outs
 
 
-def _replayed(lg, prog, values):
+def _replayed(lg, prog, values, facts):
     """`prog`'s outputs on `values` by a graph replay, or None (run the Program)."""
     if prog is not lg.prog or not lg.log or _sync_hooks.is_capturing():
         return None  # (inside the user's own capture: the Program's launches go into their graph)
@@ -155,14 +163,6 @@ def _replayed(lg, prog, values):
         return None
     entries = _st.entries
     ent = entries.get(prog) if entries is not None else None
-    facts = None
-    if ent is None:
-        # What `decide` reads of the Program itself, once per Program (not per evaluation): one that
-        # can never pay, even with no input moved, is refused here with no signature made (a loop
-        # whose body never replays paid ~80 Python calls a step for asking: seed-logreg, issue 57).
-        facts = _facts(prog)
-        if facts[4] or facts[0] - 1 < _replay.MIN_SAVED:
-            return None
     if ent is not None:
         lg.sig = (values, None)  # (a replay checks its inputs against the entry: no signature made)
         return _replay_entry(ent, prog, values, lg)
@@ -173,7 +173,7 @@ def _replayed(lg, prog, values):
     arrays, scalars, nbytes = _replay._changes(sig, prev, carried)
     if facts[0] - 1 - arrays < _replay.MIN_SAVED:  # (`decide`'s "would not pay", its commonest no)
         return None
-    ok, why = _replay.decide(facts[2], facts[3], lg.repeats + 1, arrays, scalars, copy_bytes=nbytes)
+    ok, why = _replay.decide(facts[1], facts[2], lg.repeats + 1, arrays, scalars, copy_bytes=nbytes)
     if not ok:
         lg.why = why  # (`explain()` could not tell the carried inputs from the moved ones)
         return None
@@ -194,23 +194,20 @@ def _carried(values, prev_outs) -> dict:
 
 
 def _facts(prog) -> tuple:
-    """(launches, -, kinds, aliased, never) of `prog`, as `replay.decide` counts them: its
+    """(launches, kinds, aliased, never, why) of `prog`, as `replay.decide` reads them: its
     launches; its steps' kinds; whether an output is an input or shares memory; whether `decide`
-    refuses it whatever its inputs (nothing launched, a step not capturable, aliased). Per
-    thread, per Program."""
-    f = _st.facts
-    if f is None:
-        f = _st.facts = {}
-    got = f.get(prog)
-    if got is None:
-        kinds = [_replay.step_kind(st) for st in prog.steps]
-        al = _replay.aliased(prog)
-        launches = sum(1 for k in kinds if k != "view")
-        never = not launches or al or any(k not in _replay.CAPTURABLE for k in kinds)
-        if len(f) >= 256:  # (cached Programs come and go: the plan cache's own bound is larger)
-            f.clear()
-        got = f[prog] = (launches, None, kinds, al, never)
-    return got
+    refuses it whatever its inputs (nothing launched, a step not capturable, aliased), and why
+    (`decide`'s reason with no input changed), or None. Pure: kept on the Program (`replay_facts`)."""
+    kinds = [_replay.step_kind(st) for st in prog.steps]
+    al = _replay.aliased(prog)
+    launches = sum(1 for k in kinds if k != "view")
+    never = not launches or al or any(k not in _replay.CAPTURABLE for k in kinds)
+    if never or launches - 1 < _replay.MIN_SAVED:
+        why = _replay.decide(kinds, al, _replay.MIN_REPEATS, 0, 0, enabled=True)[1]
+    else:
+        why = None
+    return launches, kinds, al, never, why
+
 
 
 def _new_entry(prog, values, sig, prev, carried):

@@ -258,7 +258,7 @@ class Program:
     """Steps over slots: `inputs` (nodes whose values fill the first slots, in order), `steps`,
     `outputs` (slot of each requested node)."""
 
-    __slots__ = ("inputs", "steps", "outputs", "eager", "multi", "one")
+    __slots__ = ("inputs", "steps", "outputs", "eager", "multi", "one", "replay_facts")
 
     def run(self, values):
         """Run with the input values (device arrays and scalars, in `inputs` order). Steps call
@@ -472,6 +472,7 @@ def plan(outputs, kernel_name=None, dedupe=True, trace=None) -> Program:
                 slot[id(n)] = trace.input_slot(n)
     users = _consumers(order)
     prog = Program()
+    prog.replay_facts = None  # (`graph_replay._facts`, made at its first evaluation)
     prog.steps, prog.outputs = [], []
     prog.inputs = leaves
     base = len(prog.inputs)
