@@ -174,3 +174,13 @@ def test_the_node_core_and_the_python_fallback_build_the_same_traces():
     assert native.keys() == python.keys()
     for name in native:
         assert native[name] == python[name], name
+
+
+def test_lazy_methods_keep_their_names_and_docs():
+    # With the node core, a LazyArray's operators and reduction methods are C `Operator`s: their
+    # `__name__` and `__doc__` are the Python methods' (`help(l.sum)` points at NumPy's page).
+    from cuarray._core.fusion.lazy_array import LazyArray
+
+    for name in ("sum", "prod", "mean", "max", "min", "any", "all", "dot", "clip"):
+        m = getattr(LazyArray, name)
+        assert m.__name__ == name and m.__doc__ == "See `numpy.ndarray.{}`.".format(name), (name, m.__doc__)

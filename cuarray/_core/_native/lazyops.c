@@ -1,8 +1,8 @@
 /* Lazy mode's commonest operations as one C call each: a LazyArray's binary operator (`l - 1.0`,
    `l * m`, `p - y`), its unary operator (`-l`), and the traced ufunc call of one or two operands
-   (`exp(l)`, `add(x, 1)`: `lazy_mode._State.ufunc`), and the traced `dot` of two arrays
-   (`lazy_mode._State.call`). Each is `fusion/fast_paths.py`'s function
-   of the same name, step for step: the memo look-up (filled by the general path, so a hit is a
+   (`exp(l)`, `add(x, 1)`: `lazy_mode._State.ufunc`), the traced `dot` of two arrays
+   (`lazy_mode._State.call`), and a LazyArray's whole-array reduction method (`l.sum()`,
+   `l.mean()`). Each is `fusion/fast_paths.py`'s function of the same name, step for step: the memo look-up (filled by the general path, so a hit is a
    loop that resolved without an error), `Trace.array` for a concrete operand, the records of
    nodes.c, the LazyArray, its place in the thread's live set (live.c), and a chain computed past
    MAX_CHAIN. Anything else (a miss, an unusual operand, no recording) calls the Python function
@@ -22,9 +22,9 @@ static PyTypeObject *lazy_type, *ndarray_type;
 static allocfunc lazy_alloc;
 static PyObject *broadcast_shapes, *method_type, *max_chain, *py_array;
 static PyObject *s_st, *s_live, *s_trace, *s__node, *s__dtype, *s__shape, *s_compute, *s_by_value, *s_a,
-    *s_array, *s_internal, *s_inside, *s_dot, *s_out, *s_call, *s__leaf;
+    *s_array, *s_internal, *s_inside, *s_dot, *s_out, *s_call, *s__leaf, *s_reduce, *s_tracer;
 
-enum { BINARY, UNARY, UFUNC, CALL };
+enum { BINARY, UNARY, REDUCE, UFUNC, CALL }; /* (the first three are methods of a LazyArray) */
 #define CACHE_SLOTS 8
 
 typedef struct {
@@ -674,6 +674,82 @@ done:
     return out;
 }
 
+/* `self.<name>()` of a LazyArray, no arguments (`fast_paths.fast_reduce`, its common case: an
+   operand recorded in this stretch, no cast after a mean); GENERAL where it does not apply. The
+   operator's `ufs` is (name, tracing.state): the method records only while this thread's tracer
+   is its lazy state. A mean is recorded as the general path records it: the count's scalar, the
+   sum, then the division. */
+static PyObject *reduce_method(Operator *op, PyObject *self, PyObject *st, PyObject *live) {
+    if (!PyTuple_Check(op->ufs) || PyTuple_Size(op->ufs) != 2)
+        return GENERAL;
+    PyObject *name = PyTuple_GetItem(op->ufs, 0), *tracer = PyObject_GetAttr(PyTuple_GetItem(op->ufs, 1), s_tracer);
+    if (!tracer)
+        return NULL;
+    Py_DECREF(tracer); /* (compared by identity only) */
+    if (tracer != st)
+        return GENERAL;
+    PyObject *x = node_of(self), *tr = NULL, *tid = NULL, *key = NULL, *hit = NULL, *out = GENERAL;
+    PyObject *c = NULL, *ops = NULL, *pos = NULL, *e = NULL, *pair = NULL;
+    NodeFields *r = NULL;
+    if (!x)
+        return NULL;
+    if (!plain_node(x) || !(tr = PyObject_GetAttr(st, s_trace)) || !(tid = trace_get(tr, TF_ID)) ||
+        seg_is(x, tid) <= 0)
+        goto done;
+    NodeFields *xf = (NodeFields *)x;
+    if (!(key = PyTuple_Pack(3, name, xf->dtype, xf->shape)) || !(hit = PyDict_GetItemWithError(op->memo, key)))
+        goto done;
+    PyObject *div = PyTuple_Check(hit) && PyTuple_Size(hit) == 4 ? PyTuple_GetItem(hit, 3) : NULL;
+    if (!div || (div != Py_None && (!PyTuple_Check(div) || PyTuple_Size(div) != 4 ||
+                                    PyTuple_GetItem(div, 3) != Py_None))) {
+        hit = NULL;
+        goto done; /* (never stored so, or a cast after the mean: the Python function takes it) */
+    }
+    Py_INCREF(hit); /* (held across the calls below, which may run Python code) */
+    out = NULL;
+    if (div != Py_None && !(c = nc_scalar(tr, PyTuple_GetItem(div, 0), (PyObject *)&PyFloat_Type)))
+        goto done;
+    if (!(r = (NodeFields *)node_alloc(node_type, 0)) || !(ops = trace_get(tr, TF_OPS)) || !PyList_Check(ops) ||
+        !(r->pos = PyLong_FromSsize_t(PyList_Size(ops))) || !(pos = PyTuple_Pack(1, xf->pos)) ||
+        !(e = PyTuple_Pack(3, s_reduce, PyTuple_GetItem(hit, 0), pos)) || PyList_Append(ops, e) < 0)
+        goto done;
+    SET(r, kind, s_reduce);
+    SET(r, shape, PyTuple_GetItem(hit, 2));
+    SET(r, dtype, PyTuple_GetItem(hit, 1));
+    SET(r, attr, PyTuple_GetItem(hit, 0));
+    SET(r, value, Py_None);
+    SET(r, weak, Py_None);
+    SET(r, cost, zero);
+    SET(r, seg, tid);
+    if (!(r->args = PyTuple_Pack(1, x)))
+        goto done;
+    if (div == Py_None) {
+        out = emit((PyObject *)r, st, live); /* (steals r) */
+        r = NULL;
+        goto done;
+    }
+    PyObject *a[5] = {tr, PyTuple_GetItem(div, 1), PyTuple_GetItem(div, 2), r->shape, NULL};
+    if (!(pair = PyTuple_Pack(2, (PyObject *)r, c)))
+        goto done;
+    a[4] = pair;
+    out = emit(nc_ufunc(NULL, a, 5), st, live);
+done:
+    if (out == GENERAL && PyErr_Occurred())
+        out = NULL;
+    Py_DECREF(x);
+    Py_XDECREF(tr);
+    Py_XDECREF(tid);
+    Py_XDECREF(key);
+    Py_XDECREF(hit);
+    Py_XDECREF(c);
+    Py_XDECREF(ops);
+    Py_XDECREF(pos);
+    Py_XDECREF(e);
+    Py_XDECREF(pair);
+    Py_XDECREF((PyObject *)r);
+    return out;
+}
+
 /* `tls.st` (a new reference): the calling thread's lazy-mode state. The thread-local read (~50 ns)
    is made once per thread: its result is kept in the thread's own state dict
    (PyThreadState_GetDict, "for extensions"), keyed by `tls`, and goes with the thread (no other
@@ -701,7 +777,7 @@ static PyObject *op_call(PyObject *o, PyObject *args, PyObject *kw) {
     Operator *op = (Operator *)o;
     Py_ssize_t n = PyTuple_Check(args) ? PyTuple_Size(args) : -1;
     PyObject *self = n > 0 ? PyTuple_GetItem(args, 0) : NULL, *st = NULL, *live = NULL, *out = GENERAL;
-    int want = op->kind == BINARY ? 2 : op->kind == UNARY ? 1 : op->kind == UFUNC ? 4 : 5;
+    int want = op->kind == BINARY ? 2 : op->kind <= REDUCE ? 1 : op->kind == UFUNC ? 4 : 5;
     if (kw || n != want || (op->kind < UFUNC && Py_TYPE(self) != lazy_type) || !lazy_type)
         return PyObject_Call(op->general, args, kw);
     if (op->kind >= UFUNC) {
@@ -718,6 +794,8 @@ static PyObject *op_call(PyObject *o, PyObject *args, PyObject *kw) {
         out = binary(op, self, PyTuple_GetItem(args, 1), st, live);
     else if (op->kind == UNARY)
         out = unary(op, self, st, live);
+    else if (op->kind == REDUCE)
+        out = reduce_method(op, self, st, live);
     else if (op->kind == UFUNC)
         out = traced_ufunc(op, st, PyTuple_GetItem(args, 1), PyTuple_GetItem(args, 2), PyTuple_GetItem(args, 3), live);
     else
@@ -777,11 +855,25 @@ static void op_dealloc(PyObject *self) {
 static PyMemberDef op_members[] = {{"general", T_OBJECT, offsetof(Operator, general), READONLY, NULL},
                                    {NULL, 0, 0, 0, NULL}};
 
+/* An operator's name and docstring are its general path's (`help(l.sum)` reads NumPy's pointer). */
+static PyObject *op_doc(PyObject *self, void *unused) {
+    return PyObject_GetAttrString(((Operator *)self)->general, "__doc__");
+}
+
+static PyObject *op_name(PyObject *self, void *unused) {
+    return PyObject_GetAttrString(((Operator *)self)->general, "__name__");
+}
+
+static PyGetSetDef op_getset[] = {{"__doc__", op_doc, NULL, NULL, NULL},
+                                  {"__name__", op_name, NULL, NULL, NULL},
+                                  {NULL, NULL, NULL, NULL, NULL}};
+
 static PyType_Slot op_slots[] = {
-    {Py_tp_doc, "A lazy-mode operation in C (see lazyops.c); `general`: the Python function it hands the rest to."},
+    /* (no Py_tp_doc: an instance's `__doc__` is its general path's, `op_getset`. A lazy-mode
+       operation in C; `general`: the Python function it hands the rest to.) */
     {Py_tp_call, op_call},         {Py_tp_descr_get, op_get},  {Py_tp_traverse, op_traverse},
     {Py_tp_clear, op_clear},       {Py_tp_dealloc, op_dealloc}, {Py_tp_members, op_members},
-    {0, NULL}};
+    {Py_tp_getset, op_getset},     {0, NULL}};
 
 static PyType_Spec op_spec = {"cuarray._core._nodecore.Operator", sizeof(Operator), 0,
                               Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_METHOD_DESCRIPTOR, op_slots};
@@ -833,6 +925,17 @@ static PyObject *traced_ufunc_operator(PyObject *mod, PyObject *args) {
     return make(UFUNC, 0, memo, Py_None, general, Py_None);
 }
 
+/* reduce_operator(name, tracing_state, memo, tls, general) */
+static PyObject *reduce_operator(PyObject *mod, PyObject *args) {
+    PyObject *name, *tstate, *memo, *tls, *general, *ufs, *op;
+    if (!PyArg_ParseTuple(args, "UOOOO", &name, &tstate, &memo, &tls, &general) ||
+        !(ufs = PyTuple_Pack(2, name, tstate)))
+        return NULL;
+    op = make(REDUCE, 0, memo, tls, general, ufs);
+    Py_DECREF(ufs);
+    return op;
+}
+
 /* traced_call_operator(memo, general) */
 static PyObject *traced_call_operator(PyObject *mod, PyObject *args) {
     PyObject *memo, *general;
@@ -852,16 +955,19 @@ static PyMethodDef lazy_methods[] = {
     {"memos_cleared", memos_cleared, METH_NOARGS, "memos_cleared(): the operators' memos were emptied (fast_paths.clear_memos)"},
     {"traced_ufunc_operator", traced_ufunc_operator, METH_VARARGS,
      "traced_ufunc_operator(memo, general) -> Operator: fast_paths.traced_ufunc"},
+    {"reduce_operator", reduce_operator, METH_VARARGS,
+     "reduce_operator(name, tracing_state, memo, tls, general) -> Operator: LazyArray.<name>() (fast_paths.fast_reduce)"},
     {"traced_call_operator", traced_call_operator, METH_VARARGS,
      "traced_call_operator(memo, general) -> Operator: fast_paths.traced_call (dot)"},
     {NULL, NULL, 0, NULL}};
 
 int nc_lazyops_init(PyObject *m) {
     const char *names[] = {"st", "live", "trace", "_node", "_dtype", "_shape", "compute", "by_value", "a", "array",
-                           "internal", "_inside_routine", "dot", "out", "call", "_leaf"};
+                           "internal", "_inside_routine", "dot", "out", "call", "_leaf", "reduce", "tracer"};
     PyObject **slots[] = {&s_st, &s_live, &s_trace, &s__node, &s__dtype, &s__shape, &s_compute, &s_by_value,
-                          &s_a, &s_array, &s_internal, &s_inside, &s_dot, &s_out, &s_call, &s__leaf};
-    for (int i = 0; i < 16; i++)
+                          &s_a, &s_array, &s_internal, &s_inside, &s_dot, &s_out, &s_call, &s__leaf, &s_reduce,
+                          &s_tracer};
+    for (int i = 0; i < 18; i++)
         if (!(*slots[i] = PyUnicode_InternFromString(names[i])))
             return -1;
     if (!(op_type = (PyTypeObject *)PyType_FromSpec(&op_spec)))

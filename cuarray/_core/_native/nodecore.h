@@ -50,6 +50,8 @@ PyObject *trace_get(PyObject *trace, int which);
 PyObject *nc_ufunc_scalar(PyObject *mod, PyObject *const *a, Py_ssize_t na);
 PyObject *nc_ufunc(PyObject *mod, PyObject *const *a, Py_ssize_t na);
 int trace_lists(PyObject *trace, PyObject **ops, PyObject **leaves, PyObject **values);
+/* `Trace.scalar(trace, v, t)`: the recorded node of the Python scalar `v` of type `t` (new reference). */
+PyObject *nc_scalar(PyObject *trace, PyObject *v, PyObject *t);
 
 /* lazyops.c: its types and functions added to the module (0, or -1 with an error set) */
 int nc_lazyops_init(PyObject *module);

@@ -274,6 +274,50 @@ fail:
     return NULL;
 }
 
+/* The node of the Python scalar `v` (type `t`: its dtype `sdt` and entry `entry` from the tables)
+   recorded at the end of the trace `tid`'s lists: `Trace.scalar`. A new reference, or NULL. */
+static NodeFields *scalar_leaf(PyObject *ops, PyObject *leaves, PyObject *values, PyObject *tid, PyObject *v,
+                               PyObject *t, PyObject *sdt, PyObject *entry) {
+    NodeFields *s = (NodeFields *)node_alloc(node_type, 0);
+    if (!s)
+        return NULL;
+    SET(s, kind, s_scalar);
+    SET(s, args, empty);
+    SET(s, shape, empty);
+    SET(s, dtype, sdt);
+    SET(s, attr, Py_None);
+    SET(s, value, v);
+    SET(s, weak, t);
+    SET(s, cost, zero);
+    if (!(s->pos = PyLong_FromSsize_t(PyList_Size(ops))) || PyList_Append(ops, entry) < 0) {
+        Py_DECREF((PyObject *)s);
+        return NULL;
+    }
+    SET(s, seg, tid);
+    if (PyList_Append(leaves, (PyObject *)s) < 0 || PyList_Append(values, v) < 0) {
+        Py_DECREF((PyObject *)s);
+        return NULL;
+    }
+    return s;
+}
+
+PyObject *nc_scalar(PyObject *trace, PyObject *v, PyObject *t) {
+    PyObject *tid = trace_get(trace, TF_ID), *ops = NULL, *leaves = NULL, *values = NULL, *out = NULL;
+    PyObject *sdt = tid ? PyDict_GetItemWithError(scalar_dtypes, t) : NULL;
+    PyObject *entry = sdt ? PyDict_GetItemWithError(scalar_entries, t) : NULL;
+    if (!entry) {
+        if (tid && !PyErr_Occurred())
+            PyErr_SetString(PyExc_TypeError, "scalar(trace, v, t): t has no scalar entry");
+    } else if (trace_lists(trace, &ops, &leaves, &values) == 0) {
+        out = (PyObject *)scalar_leaf(ops, leaves, values, tid, v, t, sdt, entry);
+    }
+    Py_XDECREF(tid);
+    Py_XDECREF(ops);
+    Py_XDECREF(leaves);
+    Py_XDECREF(values);
+    return out;
+}
+
 /* 0 when a record function may run with `na` arguments (it takes `want`), else -1 with the error set. */
 static int callable_with(Py_ssize_t na, Py_ssize_t want, const char *name) {
     if (na != want) {
@@ -311,24 +355,7 @@ PyObject *nc_ufunc_scalar(PyObject *mod, PyObject *const *a, Py_ssize_t na) {
     }
     NodeFields *x = (NodeFields *)a[3], *s = NULL, *operands[2];
     PyObject *ops = NULL, *leaves = NULL, *values = NULL, *result = NULL, *args = NULL;
-    if (trace_lists(trace, &ops, &leaves, &values) < 0)
-        goto done;
-    s = (NodeFields *)node_alloc(node_type, 0);
-    if (!s)
-        goto done;
-    SET(s, kind, s_scalar);
-    SET(s, args, empty);
-    SET(s, shape, empty);
-    SET(s, dtype, sdt);
-    SET(s, attr, Py_None);
-    SET(s, value, v);
-    SET(s, weak, t);
-    SET(s, cost, zero);
-    Py_ssize_t k = PyList_Size(ops);
-    if (!(s->pos = PyLong_FromSsize_t(k)) || PyList_Append(ops, entry) < 0)
-        goto done;
-    SET(s, seg, tid);
-    if (PyList_Append(leaves, (PyObject *)s) < 0 || PyList_Append(values, v) < 0)
+    if (trace_lists(trace, &ops, &leaves, &values) < 0 || !(s = scalar_leaf(ops, leaves, values, tid, v, t, sdt, entry)))
         goto done;
     if (!(args = reflected ? PyTuple_Pack(2, (PyObject *)s, (PyObject *)x) : PyTuple_Pack(2, (PyObject *)x, (PyObject *)s)))
         goto done;

@@ -28,7 +28,7 @@ from .trace import record_ufunc as _record_ufunc
 from .trace import record_ufunc_scalar as _record_ufunc_scalar
 
 __all__ = ["binary_operator", "unary_operator", "fast_unary", "traced_ufunc", "ufunc_dispatch", "remember_ufunc",
-           "traced_call", "call_dispatch", "remember_product", "fast_reduce", "remember_reduce", "operator_memo", "clear_memos",
+           "traced_call", "call_dispatch", "remember_product", "fast_reduce", "reduce_method", "remember_reduce", "operator_memo", "clear_memos",
            "REDUCTIONS", "PRODUCTS", "MATMUL_KEYWORDS", "FAST_SCALARS"]
 
 FAST_SCALARS = (float, int)
@@ -393,6 +393,16 @@ def fast_reduce(name, x, st):
             n = _g.Node("cast", (n,), shape, cast, cast)
             tr.record(n)
     return _emit(n, st)
+
+
+def reduce_method(name, tstate, tls, general):
+    """`LazyArray.<name>` (a whole-array reduction method): `general` (the Python method, which
+    tries `fast_reduce` first), or, with the node core built, its memo hits in one C call
+    (`_native/lazyops.c`) that hands the rest to it. `tstate`: `tracing.state` (the method
+    records only while this thread's tracer is its lazy state); `tls`: lazy mode's thread state."""
+    if _native is not None:
+        return _native.reduce_operator(name, tstate, _reduce_memo, tls, general)
+    return general
 
 
 def remember_reduce(name, x, out) -> None:

@@ -483,7 +483,8 @@ def _method(name):
 
 
 for _k in ("sum", "prod", "mean", "max", "min", "any", "all", "dot", "clip"):
-    setattr(LazyArray, _k, _method(_k))
+    setattr(LazyArray, _k, _fast.reduce_method(_k, _tstate, _threads, _method(_k)) if _k in _fast.REDUCTIONS
+            else _method(_k))
 
 
 # -- node builders used by operators, methods and the tracer ------------------------------------------
