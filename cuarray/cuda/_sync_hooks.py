@@ -11,7 +11,8 @@ from __future__ import annotations
 import threading
 
 __all__ = ["register", "unregister", "run", "begin_capture", "end_capture", "is_capturing",
-           "check_not_capturing", "StreamCaptureError"]
+           "check_not_capturing", "StreamCaptureError", "enter_device_wait", "leave_device_wait", "enter_capture",
+           "leave_capture"]
 
 _hooks: list = []
 
@@ -36,6 +37,55 @@ def end_capture(stream_ptr: int) -> None:
     if stream_ptr in s:
         s.remove(stream_ptr)
     _capturing.streams = tuple(s)
+
+
+# Context-wide waits and stream captures exclude each other across threads, and captures of
+# different threads run one at a time. Captures are relaxed-mode, but the driver refuses a
+# context-wide synchronisation (cuCtxSynchronize) while any stream of the context is capturing
+# (CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED), and two threads' concurrent captures of lazy loop bodies
+# (with cuBLAS calls) had one invalidated (CUDA_ERROR_STREAM_CAPTURE_INVALIDATED); lazy mode's graph
+# replay captures without the user asking. So a context-wide wait waits for other threads' captures
+# to end, and a capture waits for waits in progress and other threads' captures (each is short next
+# to the work it waits for). A capture waiting to begin holds new waits back (a thread synchronising
+# in a loop would otherwise keep it waiting for ever).
+_gate = threading.Condition()
+_gate_counts = [0, 0, 0]  # context-wide waits in progress, captures in progress, captures waiting to begin
+
+
+def enter_device_wait() -> None:
+    """Before a context-wide wait: wait until no other thread is capturing or waiting to (this
+    thread's own capture is not waited for: the wait then fails as the driver says)."""
+    own = len(_capturing.streams)
+    with _gate:
+        while _gate_counts[1] > own or (_gate_counts[2] and not own):
+            _gate.wait()
+        _gate_counts[0] += 1
+
+
+def leave_device_wait() -> None:
+    with _gate:
+        _gate_counts[0] -= 1
+        _gate.notify_all()
+
+
+def enter_capture() -> None:
+    """Before a stream capture begins: wait until no context-wide wait and no other thread's
+    capture is in progress."""
+    own = len(_capturing.streams)
+    with _gate:
+        _gate_counts[2] += 1
+        try:
+            while _gate_counts[0] or _gate_counts[1] > own:
+                _gate.wait()
+        finally:
+            _gate_counts[2] -= 1
+        _gate_counts[1] += 1
+
+
+def leave_capture() -> None:
+    with _gate:
+        _gate_counts[1] -= 1
+        _gate.notify_all()
 
 
 def is_capturing() -> bool:

@@ -268,7 +268,11 @@ def _context_synchronize(device_id: int | None = None) -> None:
     the driver and `_backend.check`, so that a device fault seen here is explained as everywhere
     else (cuda.core's Device.sync raises its own CUDAError, without that explanation)."""
     _core_device(device_id)
-    _backend.check(_backend.driver().cuCtxSynchronize())
+    _sync_hooks.enter_device_wait()  # (not during another thread's capture: the driver refuses it)
+    try:
+        _backend.check(_backend.driver().cuCtxSynchronize())
+    finally:
+        _sync_hooks.leave_device_wait()
 
 
 class Device:

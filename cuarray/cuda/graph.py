@@ -60,12 +60,14 @@ class CUDAGraph:
         # This thread's allocations come from the graph's pool; other threads keep theirs.
         self._prev_alloc = _memory.use_thread_allocator(self.pool.malloc)
         _stream.core_stream(stream)  # its device's context current in this thread
+        _sync_hooks.enter_capture()  # (no other thread's context-wide wait in progress: `_sync_hooks`)
         try:
             drv = _backend.driver()
             # Relaxed: allocations (cuMemAlloc, for the private pool) are allowed while capturing.
             mode = drv.CUstreamCaptureMode.CU_STREAM_CAPTURE_MODE_RELAXED
             _backend.check(drv.cuStreamBeginCapture(stream.ptr, mode))
         except Exception:
+            _sync_hooks.leave_capture()
             _memory.use_thread_allocator(self._prev_alloc)
             raise
         _sync_hooks.begin_capture(stream.ptr)
@@ -75,7 +77,10 @@ class CUDAGraph:
         drv = _backend.driver()
         _sync_hooks.end_capture(self._stream.ptr)
         _memory.use_thread_allocator(self._prev_alloc)
-        res = drv.cuStreamEndCapture(self._stream.ptr)
+        try:
+            res = drv.cuStreamEndCapture(self._stream.ptr)
+        finally:
+            _sync_hooks.leave_capture()
         status, g = res[0], res[1]
         if abandon:
             if status == 0 and g is not None:

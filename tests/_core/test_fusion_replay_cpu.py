@@ -328,6 +328,23 @@ _REPLAY_SCRIPT = textwrap.dedent('''
     e = R.evaluations()[-1]
     assert not e["replay"] and "capture failed: RuntimeError: host synchronisation inside" in e["reason"], e
     assert y.shape == (100,)
+    # ... tried again after RETRY_AFTER evaluations, MAX_CAPTURES times in all (another thread's
+    # operation may have invalidated it); a host synchronisation inside the body is not retried
+    tries = []
+    def failing(prog, values, after=None, error=RuntimeError):
+        tries.append(1)
+        raise error("invalidated")
+    G._capture = failing
+    for i in range(4 + (G.RETRY_AFTER + 1) * 4):
+        with cp.lazy():
+            y = cp.tan(w * 2.0) * X
+    assert len(tries) == G.MAX_CAPTURES, len(tries)
+    del tries[:]
+    G._capture = lambda prog, values, after=None: failing(prog, values, after, cp.cuda.StreamCaptureError)
+    for i in range(4 + (G.RETRY_AFTER + 1) * 2):
+        with cp.lazy():
+            y = cp.tanh(w * 2.0) * X
+    assert len(tries) == 1, len(tries)
     # moved inputs too large to copy in: not replayed
     G._capture = fake_capture
     for i in range(5):

@@ -168,3 +168,46 @@ def test_outputs_sharing_memory_are_not_replayed(replaying):
     last = replay.evaluations()[-1]
     assert not last["replay"] and last["reason"].startswith("an output is an input or a view of one"), last
     assert u.data.ptr == v.data.ptr  # (u is a view of v, as in eager mode)
+
+
+def test_loops_on_threads_replay_their_own_graphs(replaying):
+    # Each thread captures and replays its own graphs, on its own stream: the values are each
+    # thread's, and every thread replayed. (Another thread's implicit synchronisation, a cuBLAS
+    # handle destroyed at its exit or memory given back to the driver, may invalidate a capture
+    # in progress: that Program runs as usual and is captured again later, `RETRY_AFTER`; the
+    # barriers keep those out of the loops, so that the count of replays is the design's.)
+    import threading
+
+    rng = numpy.random.default_rng(18)
+    hX = rng.standard_normal((64, 32)).astype(numpy.float32)
+    X = cp.asarray(hX)
+    results, errors = {}, []
+    steps = 2 * graph_replay.RETRY_AFTER + 8
+    start, end = threading.Barrier(3, timeout=60), threading.Barrier(3, timeout=60)
+
+    def loop(k):
+        try:
+            s = cp.cuda.Stream(non_blocking=True)
+            with s:
+                hw = numpy.full(32, 0.1 * (k + 1), numpy.float32)
+                w = cp.asarray(hw)
+                start.wait()
+                for i in range(steps):
+                    with cp.lazy():
+                        w = w - 0.05 * (cp.dot(X.T, cp.tanh(cp.dot(X, w))) / 64 + 0.01 * w)
+                    hw = hw - numpy.float32(0.05) * (hX.T @ numpy.tanh(hX @ hw) / 64 + numpy.float32(0.01) * hw)
+                results[k] = (w.get(), hw, _replays(replay.KEEP))
+                end.wait()
+        except Exception as e:  # noqa: BLE001 - reported below
+            errors.append(e)
+
+    threads = [threading.Thread(target=loop, args=(k,)) for k in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors
+    assert sorted(results) == [0, 1, 2]
+    for k, (got, want, n) in results.items():
+        numpy.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)
+        assert n >= replay.KEEP // 2, (k, n)  # (of the last KEEP evaluations)

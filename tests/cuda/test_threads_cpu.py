@@ -321,6 +321,81 @@ def test_a_threads_own_allocator_serves_that_thread_only(monkeypatch):
 
 
 
+def test_a_context_wide_wait_and_another_threads_capture_exclude_each_other():
+    """The driver refuses cuCtxSynchronize while any stream is capturing (a GPU run: lazy mode's
+    graph replay on two threads, CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED): a context-wide wait
+    waits for other threads' captures to end, a capture for waits in progress and for other
+    threads' captures, a capture waiting to begin holds new waits back; a thread's own capture
+    is not waited for."""
+    from cuarray.cuda import _sync_hooks as H
+
+    events = []
+    began, release = threading.Event(), threading.Event()
+
+    def capture():
+        H.enter_capture()
+        H.begin_capture(0x99)
+        events.append("capture begins")
+        began.set()
+        release.wait(5)
+        events.append("capture ends")
+        H.end_capture(0x99)
+        H.leave_capture()
+
+    t = threading.Thread(target=capture)
+    t.start()
+    began.wait(5)
+    waiter = threading.Thread(target=lambda: (H.enter_device_wait(), events.append("wait"), H.leave_device_wait()))
+    waiter.start()
+    waiter.join(0.2)
+    assert waiter.is_alive() and events == ["capture begins"], events  # held back by the capture
+    release.set()
+    t.join(5)
+    waiter.join(5)
+    assert events == ["capture begins", "capture ends", "wait"], events
+    # a wait in progress holds a capture back
+    H.enter_device_wait()
+    cap = threading.Thread(target=lambda: (H.enter_capture(), events.append("capture 2"), H.leave_capture()))
+    cap.start()
+    cap.join(0.2)
+    assert cap.is_alive()
+    H.leave_device_wait()
+    cap.join(5)
+    assert events[-1] == "capture 2" and H._gate_counts == [0, 0, 0], (events, H._gate_counts)
+    # a capture waiting to begin holds new waits back; another thread's capture waits for this one
+    H.enter_device_wait()
+    cap = threading.Thread(target=lambda: (H.enter_capture(), events.append("capture 3"), H.leave_capture()))
+    cap.start()
+    while not H._gate_counts[2]:
+        threading.Event().wait(0.01)
+    w2 = threading.Thread(target=lambda: (H.enter_device_wait(), events.append("wait 2"), H.leave_device_wait()))
+    w2.start()
+    w2.join(0.2)
+    assert w2.is_alive() and cap.is_alive()
+    H.leave_device_wait()
+    cap.join(5)
+    w2.join(5)
+    assert events[-2:] == ["capture 3", "wait 2"], events
+    H.enter_capture()
+    cap = threading.Thread(target=lambda: (H.enter_capture(), events.append("capture 4"), H.leave_capture()))
+    cap.start()
+    cap.join(0.2)
+    assert cap.is_alive()
+    H.leave_capture()
+    cap.join(5)
+    assert events[-1] == "capture 4" and H._gate_counts == [0, 0, 0]
+    # this thread's own capture: not waited for (the driver's error is what it gets)
+    H.enter_capture()
+    H.begin_capture(0x98)
+    try:
+        H.enter_device_wait()
+        H.leave_device_wait()
+    finally:
+        H.end_capture(0x98)
+        H.leave_capture()
+    assert H._gate_counts == [0, 0, 0]
+
+
 def test_a_library_module_another_thread_is_still_importing_is_not_handed_out():
     """While one thread runs nvmath's package __init__ (which imports its binding modules), the
     module is in sys.modules half made; another thread must wait for the import, not get it

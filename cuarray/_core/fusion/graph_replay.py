@@ -63,6 +63,7 @@ class _Entry:
 class _State(threading.local):
     entries = None  # Program -> _Entry
     declined = None  # Program -> reason
+    retries = None  # Program -> [evaluations before the next capture attempt, attempts made]
     cstreams = None  # (device, replay stream's ptr) -> the Stream its graphs are captured on
 
 
@@ -159,7 +160,7 @@ def _replayed(lg, prog, values, facts):
     if prog is not lg.prog or not lg.log or _sync_hooks.is_capturing():
         return None  # (inside the user's own capture: the Program's launches go into their graph)
     declined = _st.declined
-    if declined is not None and prog in declined:
+    if declined is not None and prog in declined and not _retry_due(prog):
         return None
     entries = _st.entries
     ent = entries.get(prog) if entries is not None else None
@@ -241,7 +242,7 @@ def _new_entry(prog, values, sig, prev, carried):
     try:
         g, outs, keep = _capture(prog, run_values)
     except Exception as e:  # noqa: BLE001 - nothing ran: the Program runs as usual
-        _decline(prog, "capture failed: {}: {}".format(type(e).__name__, e))
+        _capture_failed(prog, e)
         return None
     held = _pool_bytes(g)
     if 2 * held > _replay.MAX_GRAPH_BYTES:
@@ -276,7 +277,7 @@ def _capture_second(ent, prog):
     try:
         g, outs, keep = _capture(prog, run_values, lambda outs: _copy_back(ent, outs))
     except Exception as e:  # noqa: BLE001 - nothing ran
-        _decline(prog, "capture failed: {}: {}".format(type(e).__name__, e))
+        _capture_failed(prog, e)
         del _st.entries[prog]
         return False
     ent.graphs[1], ent.outs[1], ent.keep[1] = g, outs, keep
@@ -357,6 +358,44 @@ def _launch(ent, p):
     ent.last = p
     _replay._logs.lg.replayed = True
     return list(ent.outs[p])
+
+
+# A capture that failed for a reason of the moment is tried again later, a few times: another
+# thread's operation that synchronises implicitly (a library handle made or destroyed, a module
+# loaded) invalidates a capture in progress (CUDA_ERROR_STREAM_CAPTURE_INVALIDATED; four threads
+# replaying loops at once lost some captures so on the H100). A host synchronisation inside the
+# body (`StreamCaptureError`) fails every time: not tried again.
+RETRY_AFTER = 16  # evaluations of the Program before the next attempt
+MAX_CAPTURES = 3  # attempts per Program and thread
+
+
+def _capture_failed(prog, e):
+    _decline(prog, "capture failed: {}: {}".format(type(e).__name__, e))
+    if isinstance(e, _sync_hooks.StreamCaptureError):
+        return
+    if _st.retries is None:
+        _st.retries = {}
+    r = _st.retries.get(prog)
+    made = 1 if r is None else r[1] + 1
+    if made < MAX_CAPTURES:
+        if len(_st.retries) > 64:
+            _st.retries.clear()
+        _st.retries[prog] = [RETRY_AFTER, made]
+    elif r is not None:
+        del _st.retries[prog]
+
+
+def _retry_due(prog) -> bool:
+    """Whether a Program declined after a failed capture is to be captured again now."""
+    r = _st.retries.get(prog) if _st.retries is not None else None
+    if r is None or r[0] < 0:
+        return False
+    if r[0]:
+        r[0] -= 1
+        return False
+    r[0] = -1  # (attempting: a new failure sets the count again)
+    del _st.declined[prog]
+    return True
 
 
 def _decline(prog, why):

@@ -21,6 +21,7 @@ import threading
 import weakref
 
 from .. import _backend
+from .. import _sync_hooks
 from .. import device as _device
 from . import _nvmath_loader
 
@@ -138,6 +139,9 @@ class PerThreadHandle:
                 self._owners.add(owned)
         self._activate(dev)  # the device's context is current in this thread
         ctx = _backend.check(_backend.driver().cuCtxGetCurrent()) if self._real_context else None
+        # (a library's handle creation may synchronise the context: not during another thread's
+        # capture, which it would invalidate; `_sync_hooks`)
+        _sync_hooks.enter_device_wait()
         try:
             h = self._create()
         except ImportError:  # create() already said what to install (an optional library's extra)
@@ -149,6 +153,8 @@ class PerThreadHandle:
                     "them, and python -m cuarray info shows which one is missing".format(
                         type(exc).__name__, exc)) from exc
             raise
+        finally:
+            _sync_hooks.leave_device_wait()
         owned.handles[dev] = (h, ctx)
         return h
 
