@@ -191,6 +191,29 @@ _SCRIPT = textwrap.dedent('''
         y = cp.exp(a * 2.0 + b) - 1.0
         text = y.explain()
     assert "evaluations (this thread" in text and "graph replay: no, would not pay" in text, text
+    # device times, when asked for: an event pair around each evaluation's launches, read with the log
+    assert R.evaluations()[-1]["device_us"] is None and "device not timed" in R.describe()
+    from cuarray.cuda import stream as S
+    recorded = []
+
+    class Event:
+        def __init__(self):
+            self.k = len(recorded)
+
+        def record(self):
+            recorded.append(self)
+
+        def synchronize(self):
+            pass
+
+    S.Event, S.get_elapsed_time = Event, lambda a, b: 0.25 * (b.k - a.k)
+    assert R.set_device_times(True) is False
+    run(a)
+    assert len(recorded) == 2 and R.evaluations()[-1]["device_us"] == 250.0, R.evaluations()[-1]
+    assert "device 250.0 us" in R.describe()
+    R.set_device_times(False)
+    run(a)
+    assert len(recorded) == 2 and R.evaluations()[-1]["device_us"] is None
     # another thread has its own log
     import threading
     seen = []

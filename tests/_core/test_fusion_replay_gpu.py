@@ -211,3 +211,19 @@ def test_loops_on_threads_replay_their_own_graphs(replaying):
     for k, (got, want, n) in results.items():
         numpy.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)
         assert n >= replay.KEEP // 2, (k, n)  # (of the last KEEP evaluations)
+
+
+def test_device_times_of_evaluations_and_replays(replaying, monkeypatch):
+    # explain() gives each evaluation's device time when asked (`CUARRAY_LAZY_DEVICE_TIMES=1`):
+    # the planned launches' and the replays', a GEMM of 512^3 (~10 us or more) inside each.
+    monkeypatch.setattr(replay, "DEVICE_TIMES", True)
+    rng = numpy.random.default_rng(19)
+    A = cp.asarray(rng.standard_normal((512, 512)).astype(numpy.float32))
+    w = cp.asarray(rng.standard_normal((512, 512)).astype(numpy.float32))
+    for i in range(6):
+        with cp.lazy():
+            w = cp.tanh(cp.dot(A, w) * 0.01) + w * 0.5
+    evs = replay.evaluations()[-6:]
+    assert [e["replay"] for e in evs][-2:] == [True, True], replay.describe()
+    assert all(e["device_us"] is not None and 2.0 < e["device_us"] < 1e5 for e in evs), evs
+    assert "device " in replay.describe() and "device not timed" not in replay.describe()

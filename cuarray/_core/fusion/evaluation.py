@@ -46,13 +46,14 @@ def compute(st, nodes, last=False) -> None:
     if held is not None:  # (the leaves with `args`: `Trace._leaf` lists them)
         for n in held:
             n.args = ()
+    started = _replay.DEVICE_TIMES and _replay.start_timing() or None  # (`explain()`'s device time)
     values = _graph_replay.run(prog, inputs) if _replay.GRAPH_REPLAY else prog.run(inputs)
     if len(nodes) == 1:  # (the common case: one result, no zip)
         nodes[0].value = values[0]
     else:
         for n, v in zip(nodes, values):
             n.value = v
-    _replay.note(prog, inputs, t0, trace.t0)  # (`explain()`: what ran, host times, graph replay or why not)
+    _replay.note(prog, inputs, t0, trace.t0, started)  # (`explain()`: what ran, host and device times, replay)
 
 
 def flush(st, last=False) -> None:

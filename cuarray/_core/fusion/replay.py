@@ -27,11 +27,13 @@ import time
 
 import numpy
 
+from ...cuda import _sync_hooks
+from ...cuda import stream as _stream
 from ..ndarray import ndarray
 from .planner import _Label
 
 __all__ = ["GRAPH_REPLAY", "MIN_REPEATS", "KEEP", "decide", "step_kind", "note", "evaluations", "describe",
-           "set_graph_replay"]
+           "set_graph_replay", "DEVICE_TIMES", "set_device_times", "start_timing"]
 
 # The switch: replay eligible loop bodies as CUDA graphs. On by default (docs/fusion.md);
 # `CUARRAY_GRAPH_REPLAY=0` in the environment, or `set_graph_replay(False)`, turns it off.
@@ -54,6 +56,29 @@ _PRODUCTS = frozenset(("dot", "matmul"))
 VIEWS = frozenset(("transpose", "getitem", "reshape"))  # the lazy view nodes (lazy_mode.py `view_node`)
 perf_counter = time.perf_counter
 _SCALARS = frozenset((bool, int, float, complex))
+
+
+# Device time of each evaluation (`explain()`): two CUDA events around its launches on the current
+# stream, read when the log is (`evaluations`). Off by default (an event pair costs ~2-4 us of host
+# time an evaluation); `CUARRAY_LAZY_DEVICE_TIMES=1` or `set_device_times(True)` turns it on.
+DEVICE_TIMES = os.environ.get("CUARRAY_LAZY_DEVICE_TIMES", "") not in ("", "0")
+
+
+def set_device_times(on: bool) -> bool:
+    """Time each lazy evaluation on the device for `explain()` (process-wide); returns the previous setting."""
+    global DEVICE_TIMES
+    prev, DEVICE_TIMES = DEVICE_TIMES, bool(on)
+    return prev
+
+
+def start_timing():
+    """The start event of an evaluation's device time, recorded on the current stream (None
+    while this thread captures a CUDA graph: an event there is a graph node, not a time)."""
+    if _sync_hooks.is_capturing():
+        return None
+    ev = _stream.Event()
+    ev.record()
+    return ev
 
 
 def set_graph_replay(on: bool) -> bool:
@@ -154,11 +179,16 @@ def _signature(values) -> list:
     return sig
 
 
-def note(prog, values, t0, t_build) -> None:
+def note(prog, values, t0, t_build, started=None) -> None:
     """Note an evaluation of `prog` (already launched) with inputs `values`, planned from `t0`
     (`perf_counter`), its graph built from `t_build`: its host times and input signature (what
-    changed since the previous evaluation is counted when read, `evaluations`)."""
+    changed since the previous evaluation is counted when read, `evaluations`); `started`: its
+    start event (`start_timing`), whose end is recorded here."""
     host = perf_counter() - t0
+    if started is not None:
+        end = _stream.Event()
+        end.record()
+        started = (started, end)
     lg = _logs.lg
     ins = prog.inputs
     if ins and type(ins[0]) is not _Label:
@@ -184,7 +214,7 @@ def note(prog, values, t0, t_build) -> None:
     why = lg.why
     if why is not None:
         lg.why = None
-    log.append((prog, t0 - t_build, host, repeats, sig, replayed, why))
+    log.append((prog, t0 - t_build, host, repeats, sig, replayed, why, started))
 
 
 class _Summary:
@@ -244,10 +274,12 @@ def evaluations() -> list:
     """This thread's last evaluations, oldest first: dicts with 'steps' (each step's
     description), 'build_us' (host time from the start of the stretch of building, or of the
     context, to the evaluation: the body's own Python included), 'host_us' (planning and
-    launching), 'repeats', 'replay' and 'reason' (`decide`'s answer)."""
+    launching), 'device_us' (from its first launch's start to its last launch's end on the
+    device, waited for here; None unless `DEVICE_TIMES`), 'repeats', 'replay' and 'reason'
+    (`decide`'s answer)."""
     out = []
     prev = None
-    for prog, build, host, repeats, sig, replayed, held in (_logs.lg.log or ()):
+    for prog, build, host, repeats, sig, replayed, held, timed in (_logs.lg.log or ()):
         arrays, scalars, nbytes = _changes(sig, prev if repeats > 1 else None)
         prev = sig
         if type(prog) is not _Summary:
@@ -259,8 +291,12 @@ def evaluations() -> list:
             ok, why = False, held
         elif ok:  # (decided, but the capture failed)
             ok, why = False, "declined after capture" if prog.declined is None else prog.declined
-        out.append({"steps": prog.descs, "build_us": build * 1e6, "host_us": host * 1e6, "repeats": repeats,
-                    "replay": ok, "reason": why})
+        device = None
+        if timed is not None:
+            timed[1].synchronize()
+            device = _stream.get_elapsed_time(*timed) * 1e3
+        out.append({"steps": prog.descs, "build_us": build * 1e6, "host_us": host * 1e6, "device_us": device,
+                    "repeats": repeats, "replay": ok, "reason": why})
     return out
 
 
@@ -269,10 +305,13 @@ def describe() -> str:
     evs = evaluations()
     if not evs:
         return "evaluations (this thread): none yet"
-    lines = ["evaluations (this thread, oldest first; host time building the graph, then planning and launching):"]
+    lines = ["evaluations (this thread, oldest first; host time building the graph, then planning and launching; "
+             "device time from the first launch to the end of the last):"]
     for k, e in enumerate(evs):
-        lines.append("  #{}: {} launch(es), host {:.1f} us + {:.1f} us, same structure {} time(s) in a row".format(
-            k, len(e["steps"]), e["build_us"], e["host_us"], e["repeats"]))
+        device = ("device {:.1f} us".format(e["device_us"]) if e["device_us"] is not None else
+                  "device not timed (CUARRAY_LAZY_DEVICE_TIMES=1)")
+        lines.append("  #{}: {} launch(es), host {:.1f} us + {:.1f} us, {}, same structure {} time(s) in a row".format(
+            k, len(e["steps"]), e["build_us"], e["host_us"], device, e["repeats"]))
         lines += ["      " + s for s in e["steps"]]
         lines.append("      graph replay: {}".format("yes, " + e["reason"] if e["replay"] else "no, " + e["reason"]))
     return "\n".join(lines)
