@@ -1,0 +1,46 @@
+/* cuarray._core._nodecore's lazy-mode operators: what lazyops.c (the operator type, the operators
+   of a LazyArray, the traced ufunc call) and lazycalls.c (the traced `dot`, a LazyArray's
+   reduction methods) share. */
+#ifndef CUARRAY_LAZYOPS_H
+#define CUARRAY_LAZYOPS_H
+
+#include "nodecore.h"
+
+enum { BINARY, UNARY, REDUCE, UFUNC, CALL }; /* (the first three are methods of a LazyArray) */
+#define CACHE_SLOTS 8
+
+typedef struct {
+    PyObject_HEAD
+    int kind, reflected;
+    PyObject *memo, *tls, *general, *ufs; /* ufs: the unary operator's list that holds its ufunc once known */
+    /* Memo hits and their keys' parts (held: compared by identity), direct-mapped by the parts'
+       addresses, valid while no `clear_memos` ran since (`gen`): a loop body asks one operator
+       the same few questions each step (`*` of a lazy array by a scalar, by an array...). */
+    struct { PyObject *k[3], *hit; unsigned long gen; } cache[CACHE_SLOTS];
+} Operator;
+
+#define GENERAL ((PyObject *)1) /* (a result that says: call the Python function) */
+
+#define SET(node, field, v)             \
+    do {                                \
+        PyObject *v_ = (PyObject *)(v); \
+        Py_INCREF(v_);                  \
+        (node)->field = v_;             \
+    } while (0)
+
+/* lazyops.c: lazy mode's types (`configure_lazy`), interned names, and the steps every operator takes */
+extern PyTypeObject *lazy_type, *ndarray_type;
+extern PyObject *s_trace, *s__dtype, *s__shape, *s_dot, *s_out, *s_call, *s__leaf, *s_reduce, *s_tracer;
+PyObject *node_of(PyObject *o);
+int str_is(PyObject *o, PyObject *s);
+int plain_node(PyObject *o);
+PyObject *trace_array(PyObject *trace, PyObject *a);
+PyObject *emit(PyObject *n, PyObject *st, PyObject *live);
+int inside_routine(PyObject *st);
+int seg_is(PyObject *node, PyObject *tid);
+
+/* lazycalls.c: `st.call("dot", ...)` and `self.<name>()` of a LazyArray (GENERAL where they do not apply) */
+PyObject *traced_product(Operator *op, PyObject *st, PyObject *name, PyObject *args, PyObject *kwargs, PyObject *live);
+PyObject *reduce_method(Operator *op, PyObject *self, PyObject *st, PyObject *live);
+
+#endif
