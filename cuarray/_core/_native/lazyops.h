@@ -21,12 +21,6 @@ typedef struct {
 
 #define GENERAL ((PyObject *)1) /* (a result that says: call the Python function) */
 
-#define SET(node, field, v)             \
-    do {                                \
-        PyObject *v_ = (PyObject *)(v); \
-        Py_INCREF(v_);                  \
-        (node)->field = v_;             \
-    } while (0)
 
 /* lazyops.c: lazy mode's types (`configure_lazy`), interned names, and the steps every operator takes */
 extern PyTypeObject *lazy_type, *ndarray_type;

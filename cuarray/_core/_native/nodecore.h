@@ -36,6 +36,14 @@ enum { TF_ID, TF_OPS, TF_LEAVES, TF_VALUES, TF_BY_VALUE };
 /* The entries a trace expects (`Trace.expect`: its thread's last plan's), borrowed; NULL where none. */
 PyObject *trace_expect(PyObject *trace);
 
+/* node->field = v, a new reference (the field was NULL: a node just allocated) */
+#define SET(node, field, v)              \
+    do {                                 \
+        PyObject *v_ = (PyObject *)(v);  \
+        Py_INCREF(v_);                   \
+        (node)->field = v_;              \
+    } while (0)
+
 /* nodes.c: the Node class (`configure`), its allocator, interned names and constants */
 extern PyTypeObject *node_type, *tracefields_type, *lazyfields_type;
 extern allocfunc node_alloc;

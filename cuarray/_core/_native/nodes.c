@@ -170,12 +170,6 @@ static int recorded_here(PyObject *o, PyObject *tid) {
     return PyObject_RichCompareBool(n->seg, tid, Py_EQ); /* -1: an error, raised by the caller */
 }
 
-#define SET(node, field, v)              \
-    do {                                 \
-        PyObject *v_ = (PyObject *)(v);  \
-        Py_INCREF(v_);                   \
-        (node)->field = v_;              \
-    } while (0)
 
 /* The trace's lists (new references), or -1 with an error set. */
 int trace_lists(PyObject *trace, PyObject **ops, PyObject **leaves, PyObject **values) {
