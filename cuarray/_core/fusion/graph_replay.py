@@ -151,7 +151,9 @@ def run(prog, values):
     outs = _replayed(lg, prog, values, facts)
     if outs is None:
         outs = prog.run(values)
-    lg.outs = outs  # (the next evaluation's carried inputs are found among these)
+    # (the next evaluation's carried inputs are found among these; a declined Program's are not held)
+    declined = _st.declined
+    lg.outs = outs if declined is None or prog not in declined else None
     return outs
 
 
@@ -160,7 +162,8 @@ def _replayed(lg, prog, values, facts):
     if prog is not lg.prog or not lg.log or _sync_hooks.is_capturing():
         return None  # (inside the user's own capture: the Program's launches go into their graph)
     declined = _st.declined
-    if declined is not None and prog in declined and not _retry_due(prog):
+    if declined is not None and prog in declined:
+        _retry_due(prog)  # (when due, the next evaluation captures again, its carried inputs known)
         return None
     entries = _st.entries
     ent = entries.get(prog) if entries is not None else None
@@ -208,7 +211,6 @@ def _facts(prog) -> tuple:
     else:
         why = None
     return launches, kinds, al, never, why
-
 
 
 def _new_entry(prog, values, sig, prev, carried):
@@ -385,17 +387,18 @@ def _capture_failed(prog, e):
         del _st.retries[prog]
 
 
-def _retry_due(prog) -> bool:
-    """Whether a Program declined after a failed capture is to be captured again now."""
+def _retry_due(prog) -> None:
+    """Count down to the next capture attempt of a Program declined after a failed capture; when
+    due, it is declined no more (this evaluation's outputs are then kept, so the next one finds
+    its carried inputs)."""
     r = _st.retries.get(prog) if _st.retries is not None else None
     if r is None or r[0] < 0:
-        return False
+        return
     if r[0]:
         r[0] -= 1
-        return False
+        return
     r[0] = -1  # (attempting: a new failure sets the count again)
     del _st.declined[prog]
-    return True
 
 
 def _decline(prog, why):
