@@ -128,8 +128,8 @@ def decide(kinds, output_is_input, repeats, changed_arrays, changed_scalars, ena
         return False, "not capturable: {} (may synchronise with the host or is not known to be captured safely)".format(
             bad[0])
     if output_is_input:
-        return False, ("an output is an input or a view of one, or two outputs share memory (a copy would change "
-                       "what a write into it reaches)")
+        return False, ("an output is an input or a view of one, or two outputs share memory (a replay hands out "
+                       "each output as memory of its own, and reads moved inputs from its own buffers)")
     if changed_scalars:
         return False, "{} scalar argument(s) changed value since the last evaluation (baked into a graph)".format(
             changed_scalars)
@@ -258,10 +258,11 @@ def _changes(sig, prev, carried=()) -> tuple:
 
 
 def aliased(prog) -> bool:
-    """Whether an output of the Program `prog` is an input or a view of one (a copy out would
-    change what a write into it reaches), or two outputs share memory (one slot twice, a value
-    and a view of it: a copy out would make two arrays of what is one). A view step's result
-    shares the memory of its operand; any other step's is new."""
+    """Whether an output of the Program `prog` is an input or a view of one (a replay would hand
+    out a view of its fixed input buffer, not of the user's input), or two outputs share memory
+    (one slot twice, a value and a view of it: `graph_replay` checks, carries and hands out each
+    output as memory of its own). A view step's result shares the memory of its operand; any
+    other step's is new."""
     n_in = len(prog.inputs)
     root = list(range(n_in))
     for st in prog.steps:  # (a multi-output kernel fills several slots, each its own memory)
