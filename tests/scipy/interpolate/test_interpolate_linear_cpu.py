@@ -629,6 +629,17 @@ def test_knots_hit_exactly_and_repeated_ends(host, fill):
     _same(host.interp1d(x, y[:, None], axis=0, **kw)(q), si.interp1d(x, y[:, None], axis=0, **kw)(q))
 
 
+@pytest.mark.parametrize("fill", [np.nan, "extrapolate"], ids=str)
+def test_infinite_values_take_the_fallbacks(host, fill):
+    # numpy.interp's NaN fallbacks: slope * (v - x_lo) + y_lo is NaN (an infinite value at an end of
+    # the segment, inf - inf), then from x_hi; where both are NaN and y_lo == y_hi, y_lo itself
+    x = np.arange(9.0)
+    y = np.array([0.0, np.inf, np.inf, 1.0, -np.inf, -np.inf, 2.0, np.inf, -np.inf])
+    q = np.concatenate((x, x[:-1] + 0.25, x[:-1] + 0.5, [np.nan, -1.0, 9.5]))
+    kw = dict(bounds_error=False, fill_value=fill, assume_sorted=True)
+    _same(host.interp1d(x, y, **kw)(q), si.interp1d(x, y, **kw)(q))
+
+
 @pytest.mark.parametrize("spacing", ["uniform", "jittered", "geometric", "clustered"])
 def test_search_on_any_sorted_knots(host, spacing):
     rng = _rng("spacing", spacing)

@@ -79,6 +79,7 @@ CUARRAY_LIN_DEV float mul_rn(float a, float b) { return cuarray::rn::mul(a, b); 
 CUARRAY_LIN_DEV double mul_rn(double a, double b) { return cuarray::rn::mul(a, b); }
 CUARRAY_LIN_DEV double sub_rn(double a, double b) { return cuarray::rn::sub(a, b); }
 #ifdef __CUDACC__
+CUARRAY_LIN_DEV int to_int_sat(double g) { return __double2int_rz(g); }  // past INT_MAX: INT_MAX
 CUARRAY_LIN_DEV int load_index(const int* p) { return __ldg(p); }
 template <typename T> CUARRAY_LIN_DEV T load(const T* p) { return __ldg(p); }
 template <typename T> CUARRAY_LIN_DEV T load_stream(const T* p) { return __ldcs(p); }
@@ -106,6 +107,7 @@ template <typename T> CUARRAY_LIN_DEV void load_pair_shared(const T* p, long lon
   b = r.y;
 }
 #else
+inline int to_int_sat(double g) { return g < 2147483647.0 ? (int)g : 2147483647; }  // (g > 0)
 inline int load_index(const int* p) { return *p; }
 template <typename T> inline T load(const T* p) { return *p; }
 template <typename T> inline T load_stream(const T* p) { return *p; }
@@ -129,6 +131,7 @@ CUARRAY_LIN_DEV auto mul(A a, B b) -> decltype(a * b) {
 // (SHARED, interp1d_linear_staged) staged in shared memory.
 template <typename T, typename Y, bool PAIRED, bool SHARED = false>
 struct Table {
+  static constexpr bool kPaired = false;
   struct Rec {
     T x;
   };
@@ -145,6 +148,7 @@ struct Table {
 
 template <typename T, typename Y, bool SHARED>
 struct Table<T, Y, true, SHARED> {
+  static constexpr bool kPaired = true;
   struct Rec {
     T x;
     T y;
@@ -470,6 +474,62 @@ CUARRAY_LIN_DEV double numpy_value(const Tab& tab, const typename Tab::Rec& rl, 
   return r;
 }
 
+// numpy.interp's value at v in [x0, xn) on a paired table (MODE_NUMPY with SEARCH 5): what
+// eval_point computes there (near_before's segment, numpy_value's formula), in fewer issue slots a
+// point (issue 53: ncu on an H100 counted 143 a point, issue slots 74% busy; this path 88, with the
+// shared-memory loads then the limit: L1/shared pipe 92% busy at ~7.4 wavefronts a random 16-byte
+// gather). The segment is the one j with x[j] before v and x[j + 1] not (unique on sorted knots);
+// the guess's 32-bit index; a miss reads the one record beyond the pair (j - 1 or j + 2: the answer on
+// jittered knots) and shifts the pair by selects (reading both records of the neighbouring segment
+// again cost 18% more shared wavefronts); only past that, a bisection of all the knots (on sorted
+// knots the same segment as last_before's galloping). No end tests: j is in [0, n - 2], and v < xn. The caller sends every other point (NaN, outside, v >= xn) to eval_point.
+#ifdef __CUDACC__
+__device__ __noinline__
+#else
+inline
+#endif
+double numpy_nan_retry(double slope, double v, double xh, double yl, double yh) {
+  double r = mul_rn(slope, v - xh) + yh;
+  return r != r && yl == yh ? yl : r;
+}
+
+template <typename Tab>
+CUARRAY_LIN_DEV double numpy_point(const Tab& tab, int n, const Search& s, double v) {
+  double g = (v - s.x0) * s.scale;
+  int j = g > 0.0 ? to_int_sat(g) : 0;  // (NaN: 0)
+  j = j < n - 2 ? j : n - 2;
+  typename Tab::Rec a = tab.at(j), b = tab.at(j + 1);
+  bool left = !before<true>((double)a.x, v), right = before<true>((double)b.x, v);
+  if (left || right) {
+    int k = left ? j - 1 : j + 2;
+    typename Tab::Rec c = tab.at(k < 0 ? 0 : k > n - 1 ? n - 1 : k);  // (clamped: unsorted knots only)
+    if (left) {
+      b = a;
+      a = c;
+    } else {
+      a = b;
+      b = c;
+    }
+    if (!before<true>((double)a.x, v) || before<true>((double)b.x, v)) {  // a bisection of all the knots
+      int lo = 0, hi = n - 1;  // x[lo] before v (v >= x0), x[hi] not (v < xn)
+      while (hi - lo > 1) {
+        int mid = (lo + hi) >> 1;
+        if (before<true>((double)tab.at(mid).x, v))
+          lo = mid;
+        else
+          hi = mid;
+      }
+      a = tab.at(lo);
+      b = tab.at(lo + 1);
+    }
+  }
+  double xl = (double)a.x, yl = (double)a.y, yh = (double)b.y;
+  double slope = (yh - yl) / ((double)b.x - xl);
+  double r = mul_rn(slope, v - xl) + yl;
+  if (__builtin_expect(r != r, 0)) r = numpy_nan_retry(slope, v, (double)b.x, yl, yh);
+  return xl == v ? yl : r;  // a knot hit exactly: its value (a select, not a branch around the formula)
+}
+
 // One query point: its ncols values into out[0..ncols). below/above: the fill values a column
 // (float64) used outside [x0, xn] unless ext; err (not null: bounds_error) records such a point.
 template <int MODE, int SEARCH, typename R, typename Q, typename Tab>
@@ -478,6 +538,12 @@ CUARRAY_LIN_DEV void eval_point(const Tab& tab, long long n, const Search& s, Q 
   long long ncols = tab.ncols;
   double x0 = s.x0, xn = s.xn;
   double vd = (double)v;
+  if constexpr (MODE == MODE_NUMPY && SEARCH == 5 && Tab::kPaired) {
+    if (vd >= x0 && vd < xn) {
+      store(out, (R)numpy_point(tab, (int)n, s, vd));
+      return;
+    }
+  }
   if (vd != vd) {
     for (long long c = 0; c < ncols; ++c) store(out + c, (R)v);
     return;
