@@ -207,7 +207,7 @@ class ufunc:
 
     # -- call ----------------------------------------------------------------------------------
     def __call__(self, *args, **kwargs):
-        if _tracing_active[0]:  # a thread traces (lazy mode, fuse, vectorize): is it this one?
+        if _tracing_active:  # a thread traces (lazy mode, fuse, vectorize): is it this one?
             t = _tracing.state.tracer
             if t is not None:
                 return t.ufunc(self, args, kwargs)

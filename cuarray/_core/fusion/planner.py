@@ -270,7 +270,7 @@ class Program:
         if self.multi:
             return self._run_multi(values)
         slots = list(values)
-        if _tracing.active[0] and self.eager:
+        if _tracing.active and self.eager:
             with _tracing.suspended():
                 for st in self.steps:
                     slots.append(st.run(slots))
