@@ -144,6 +144,8 @@ def test_implementation_and_the_pure_python_fallback():
               "from cuarray._core.fusion import lazy_array\n"
               "assert trace.Trace.__mro__[1] is trace._TraceFields\n"
               "assert lazy_array.LazyArray.__mro__[1] is lazy_array._LazyFields\n"
+              "from cuarray._core.fusion import lazy_mode\n"
+              "assert lazy_mode._State.__mro__[1] is lazy_mode._StateFields\n"
               "print('ok')\n")
     env = dict(os.environ, CUARRAY_PURE_PYTHON_NODES="1",
                PYTHONPATH=_ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
@@ -152,12 +154,22 @@ def test_implementation_and_the_pure_python_fallback():
 
 
 def test_trace_and_lazy_array_fields_behave_as_slots():
-    """`Trace` and `LazyArray` on their C bases where built (`TraceFields`, `LazyFields`: the C
-    operators read and write them by offset): the same fields as the Python slots, no others."""
+    """`Trace`, `LazyArray` and a thread's lazy state on their C bases where built (`TraceFields`,
+    `LazyFields`, `StateFields`: the C operators read and write them by offset): the same fields
+    as the Python slots, no others."""
+    from cuarray._core.fusion import lazy_mode
     from cuarray._core.fusion.lazy_array import LazyArray
 
     if g.native is not None:
         assert T.Trace.__mro__[1] is g.native.TraceFields and LazyArray.__mro__[1] is g.native.LazyFields
+        assert lazy_mode._State.__mro__[1] is g.native.StateFields
+    st = lazy_mode._State()  # (a thread's lazy state: the fields the operators read, set at once)
+    assert (st.live, st.trace, st.internal, st.depth, st.host) == (None, None, None, 0, False)
+    st.trace = st  # (a cycle through the C fields is collected)
+    ref = weakref.ref(st)
+    del st
+    gc.collect()
+    assert ref() is None
     tr = T.Trace()
     assert (tr.ops, tr.leaves, tr.values, tr.by_value, tr.cacheable, tr.held) == ([], [], [], {}, True, None)
     with pytest.raises(AttributeError):

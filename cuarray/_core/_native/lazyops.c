@@ -21,8 +21,8 @@
 PyTypeObject *lazy_type, *ndarray_type;
 static allocfunc lazy_alloc;
 static PyObject *broadcast_shapes, *method_type, *max_chain, *py_array;
-static PyObject *s_st, *s_live, *s__node, *s_compute, *s_by_value, *s_a, *s_array, *s_internal, *s_inside;
-PyObject *s_trace, *s__dtype, *s__shape, *s_dot, *s_out, *s_call, *s__leaf, *s_reduce, *s_tracer;
+static PyObject *s_st, *s__node, *s_compute, *s_by_value, *s_a, *s_array, *s_inside;
+PyObject *s__dtype, *s__shape, *s_dot, *s_out, *s_call, *s__leaf, *s_reduce, *s_tracer;
 
 static unsigned long memo_gen = 1; /* bumped by `memos_cleared()` (fast_paths.clear_memos) */
 
@@ -324,7 +324,7 @@ static PyObject *binary(Operator *op, PyObject *self, PyObject *other, PyObject 
     if (!mine)
         return NULL;
     PyTypeObject *t = Py_TYPE(other);
-    if (!plain_node(mine) || !(tr = PyObject_GetAttr(st, s_trace))) {
+    if (!plain_node(mine) || !(tr = state_get(st, SF_TRACE))) {
         out = PyErr_Occurred() ? NULL : GENERAL;
         goto done;
     }
@@ -387,7 +387,7 @@ static PyObject *unary(Operator *op, PyObject *self, PyObject *st, PyObject *liv
     if (plain_node(mine) && (hit = memo_get(op, PyList_GetItem(op->ufs, 0), ((NodeFields *)mine)->dtype,
                                             NULL, &err))) {
         Py_INCREF(hit);
-        if ((tr = PyObject_GetAttr(st, s_trace)))
+        if ((tr = state_get(st, SF_TRACE)))
             out = emit(record2(tr, hit, ((NodeFields *)mine)->shape, mine, NULL), st, live);
     }
     if (out == GENERAL && (err || PyErr_Occurred()))
@@ -425,7 +425,7 @@ static PyObject *fast_key(PyObject *x, int scalars, PyObject **node) {
 /* Whether `st` is inside a routine that does not trace (`st.internal is not None and
    st._inside_routine()`): 1, 0, or -1 with an error set. */
 int inside_routine(PyObject *st) {
-    PyObject *i = PyObject_GetAttr(st, s_internal);
+    PyObject *i = state_get(st, SF_INTERNAL);
     if (!i)
         return -1;
     int none = i == Py_None;
@@ -465,7 +465,7 @@ static PyObject *traced2(Operator *op, PyObject *st, PyObject *uf, PyObject *a, 
         out = in < 0 ? NULL : GENERAL;
         goto done;
     }
-    if (!(tr = PyObject_GetAttr(st, s_trace)) || !(tid = trace_get(tr, TF_ID)))
+    if (!(tr = state_get(st, SF_TRACE)) || !(tid = trace_get(tr, TF_ID)))
         goto done;
     if (IS_PY_SCALAR((PyTypeObject *)ka) || IS_PY_SCALAR((PyTypeObject *)kb)) {
         int here = na ? seg_is(na, tid) : 1;
@@ -522,7 +522,7 @@ static PyObject *traced_ufunc(Operator *op, PyObject *st, PyObject *uf, PyObject
         out = in < 0 ? NULL : GENERAL;
         goto done;
     }
-    if (!(tr = PyObject_GetAttr(st, s_trace)) || !(x = operand(tr, a, na, &err)) || Py_TYPE(x) != node_type)
+    if (!(tr = state_get(st, SF_TRACE)) || !(x = operand(tr, a, na, &err)) || Py_TYPE(x) != node_type)
         goto done;
     out = emit(record2(tr, hit, ((NodeFields *)x)->shape, x, NULL), st, live);
 done:
@@ -571,7 +571,7 @@ static PyObject *op_call(PyObject *o, PyObject *args, PyObject *kw) {
     } else if (!(st = thread_state(op->tls))) {
         return NULL;
     }
-    if (!(live = PyObject_GetAttr(st, s_live)))
+    if (!(live = state_get(st, SF_LIVE)))
         out = NULL;
     else if (!PyList_Check(live) && Py_TYPE(live) != live_type)
         out = GENERAL; /* (None: not recording) */
@@ -747,12 +747,11 @@ static PyMethodDef lazy_methods[] = {
     {NULL, NULL, 0, NULL}};
 
 int nc_lazyops_init(PyObject *m) {
-    const char *names[] = {"st", "live", "trace", "_node", "_dtype", "_shape", "compute", "by_value", "a", "array",
-                           "internal", "_inside_routine", "dot", "out", "call", "_leaf", "reduce", "tracer"};
-    PyObject **slots[] = {&s_st, &s_live, &s_trace, &s__node, &s__dtype, &s__shape, &s_compute, &s_by_value,
-                          &s_a, &s_array, &s_internal, &s_inside, &s_dot, &s_out, &s_call, &s__leaf, &s_reduce,
-                          &s_tracer};
-    for (int i = 0; i < 18; i++)
+    const char *names[] = {"st", "_node", "_dtype", "_shape", "compute", "by_value", "a", "array",
+                           "_inside_routine", "dot", "out", "call", "_leaf", "reduce", "tracer"};
+    PyObject **slots[] = {&s_st, &s__node, &s__dtype, &s__shape, &s_compute, &s_by_value,
+                          &s_a, &s_array, &s_inside, &s_dot, &s_out, &s_call, &s__leaf, &s_reduce, &s_tracer};
+    for (int i = 0; i < 15; i++)
         if (!(*slots[i] = PyUnicode_InternFromString(names[i])))
             return -1;
     if (!(op_type = (PyTypeObject *)PyType_FromSpec(&op_spec)))

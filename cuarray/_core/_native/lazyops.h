@@ -24,7 +24,7 @@ typedef struct {
 
 /* lazyops.c: lazy mode's types (`configure_lazy`), interned names, and the steps every operator takes */
 extern PyTypeObject *lazy_type, *ndarray_type;
-extern PyObject *s_trace, *s__dtype, *s__shape, *s_dot, *s_out, *s_call, *s__leaf, *s_reduce, *s_tracer;
+extern PyObject *s__dtype, *s__shape, *s_dot, *s_out, *s_call, *s__leaf, *s_reduce, *s_tracer;
 PyObject *node_of(PyObject *o);
 int str_is(PyObject *o, PyObject *s);
 int plain_node(PyObject *o);

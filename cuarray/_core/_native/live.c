@@ -1,5 +1,9 @@
-/* A LazyArray's fields (`LazyFields`, the base of `fusion.lazy_array.LazyArray`) and a thread's
-   set of live lazy arrays (`Live`, `lazy_mode._State.live` where this module is built).
+/* A LazyArray's fields (`LazyFields`, the base of `fusion.lazy_array.LazyArray`), a thread's
+   lazy state's fields (`StateFields`, the base of `lazy_mode._State`) and its set of live lazy
+   arrays (`Live`, `lazy_mode._State.live` where this module is built).
+
+   Every operator reads its thread's `live` and `trace` (and, for an operation on concrete arrays,
+   `internal`): from the struct, not by name (a look-up in the state's instance dict each).
 
    Leaving lazy mode computes every lazy array of the thread still alive (`evaluation.flush`).
    The reference way to know which are alive is a list of weak references, one made per lazy
@@ -17,7 +21,7 @@
    kept (members in the order they were made: the Program's outputs' order, as with the list). */
 #include "nodecore.h"
 
-PyTypeObject *lazyfields_type, *live_type;
+PyTypeObject *lazyfields_type, *live_type, *statefields_type;
 
 typedef struct {
     PyObject_HEAD
@@ -77,6 +81,59 @@ static PyType_Slot lazyf_slots[] = {{Py_tp_doc, "A LazyArray's field (_node, its
 
 static PyType_Spec lazyf_spec = {"cuarray._core._nodecore.LazyFields", sizeof(LazyFields), 0,
                                  Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC, lazyf_slots};
+
+/* -- StateFields ------------------------------------------------------------------------------- */
+#define STATE_FIELDS 3
+#define SFIELDS(o) (&((StateFields *)(o))->live)
+static PyObject *s_live_, *s_trace_, *s_internal_;
+
+PyObject *state_get(PyObject *st, int which) {
+    if (PyObject_TypeCheck(st, statefields_type)) {
+        PyObject *v = SFIELDS(st)[which];
+        if (v) {
+            Py_INCREF(v);
+            return v;
+        }
+    }
+    return PyObject_GetAttr(st, which == SF_LIVE ? s_live_ : which == SF_TRACE ? s_trace_ : s_internal_);
+}
+
+static int statef_traverse(PyObject *self, visitproc visit, void *arg) {
+    PyObject **f = SFIELDS(self);
+    for (int i = 0; i < STATE_FIELDS; i++)
+        Py_VISIT(f[i]);
+    Py_VISIT((PyObject *)Py_TYPE(self));
+    return 0;
+}
+
+static int statef_clear(PyObject *self) {
+    PyObject **f = SFIELDS(self);
+    for (int i = 0; i < STATE_FIELDS; i++)
+        Py_CLEAR(f[i]);
+    return 0;
+}
+
+static void statef_dealloc(PyObject *self) {
+    PyTypeObject *tp = Py_TYPE(self);
+    PyObject_GC_UnTrack(self);
+    statef_clear(self);
+    ((freefunc)PyType_GetSlot(tp, Py_tp_free))(self);
+    Py_DECREF(tp);
+}
+
+#define SMEMBER(name) {#name, T_OBJECT_EX, offsetof(StateFields, name), 0, NULL}
+static PyMemberDef statef_members[] = {SMEMBER(live), SMEMBER(trace), SMEMBER(internal), {NULL, 0, 0, 0, NULL}};
+
+static PyType_Slot statef_slots[] = {
+    {Py_tp_doc, "A thread's lazy-mode state's fields (live, trace, internal) as a C struct."},
+    {Py_tp_traverse, statef_traverse},
+    {Py_tp_clear, statef_clear},
+    {Py_tp_dealloc, statef_dealloc},
+    {Py_tp_members, statef_members},
+    {0, NULL}};
+
+static PyType_Spec statef_spec = {"cuarray._core._nodecore.StateFields", sizeof(StateFields), 0,
+                                  Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC, statef_slots};
 
 /* -- Live ------------------------------------------------------------------------------------- */
 int live_add(PyObject *live, PyObject *x) {
@@ -178,12 +235,17 @@ static PyType_Spec live_spec = {"cuarray._core._nodecore.Live", sizeof(LiveObjec
 
 int nc_live_init(PyObject *m) {
     PyObject *lf = PyType_FromSpec(&lazyf_spec), *lv = lf ? PyType_FromSpec(&live_spec) : NULL;
-    if (!lv || PyModule_AddObjectRef(m, "LazyFields", lf) < 0 || PyModule_AddObjectRef(m, "Live", lv) < 0) {
+    PyObject *sf = lv ? PyType_FromSpec(&statef_spec) : NULL;
+    if (!sf || PyModule_AddObjectRef(m, "LazyFields", lf) < 0 || PyModule_AddObjectRef(m, "Live", lv) < 0 ||
+        PyModule_AddObjectRef(m, "StateFields", sf) < 0 || !(s_live_ = PyUnicode_InternFromString("live")) ||
+        !(s_trace_ = PyUnicode_InternFromString("trace")) || !(s_internal_ = PyUnicode_InternFromString("internal"))) {
         Py_XDECREF(lf);
         Py_XDECREF(lv);
+        Py_XDECREF(sf);
         return -1;
     }
     lazyfields_type = (PyTypeObject *)lf; /* (kept: the module holds them too) */
     live_type = (PyTypeObject *)lv;
+    statefields_type = (PyTypeObject *)sf;
     return 0;
 }

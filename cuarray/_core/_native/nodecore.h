@@ -33,6 +33,15 @@ typedef struct LazyFields {
 
 enum { TF_ID, TF_OPS, TF_LEAVES, TF_VALUES, TF_BY_VALUE };
 
+/* A thread's lazy-mode state's fields (`fusion.lazy_mode._State`'s base: the order of
+   `_StateFields.__slots__` there), which every operator reads (live.c). */
+typedef struct {
+    PyObject_HEAD
+    PyObject *live, *trace, *internal;
+} StateFields;
+
+enum { SF_LIVE, SF_TRACE, SF_INTERNAL };
+
 /* The entries a trace expects (`Trace.expect`: its thread's last plan's), borrowed; NULL where none. */
 PyObject *trace_expect(PyObject *trace);
 
@@ -69,5 +78,8 @@ int nc_lazyops_init(PyObject *module);
 int nc_live_init(PyObject *module);
 extern PyTypeObject *live_type;
 int live_add(PyObject *live, PyObject *x);
+/* The field `which` (SF_*) of a thread's lazy state, a new reference: from the C struct where `st`
+   is a StateFields with it set, else by name (NULL with an error set where it has none). */
+PyObject *state_get(PyObject *st, int which);
 
 #endif

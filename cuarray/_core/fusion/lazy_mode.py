@@ -68,18 +68,25 @@ class _Unsupported(Exception):
     """A call lazy mode does not build a node for: it runs eagerly."""
 
 
-class _State:
+class _StateFields:
+    """The fields every operator reads as Python slots: `_nodecore.StateFields`'s fallback (the
+    same names, which the C operators read by offset, not by a look-up in the instance dict)."""
+
+    __slots__ = ("live", "trace", "internal")
+
+
+class _State(_StateFields if _g.native is None else _g.native.StateFields):
     """A thread's lazy mode (`_threads.st`, a plain object: a fifth of a thread-local's reads); its tracer."""
 
     depth = 0
-    live = None  # weak references to the lazy arrays made (None while `fuse` traces)
-    trace = None  # the `Trace` recording the graph since the last computation
     host = False  # `lazy(evaluate="numpy")`: NumPy arrays are leaves; nothing reaches a device
-    # Inside a routine that does not trace (see the module docstring): (trace, its length) when
-    # the routine took its inputs; the user's code is back once anything was recorded since.
-    internal = None
 
     def __init__(self):
+        self.live = None  # the lazy arrays made: a `_Live` (None while `fuse` traces)
+        self.trace = None  # the `Trace` recording the graph since the last computation
+        # Inside a routine that does not trace (see the module docstring): (trace, its length) when
+        # the routine took its inputs; the user's code is back once anything was recorded since.
+        self.internal = None
         self.plans = _Plans()  # the Programs this thread ran, the next one predicted (`plans.Plans`)
 
     def _inside_routine(self) -> bool:
