@@ -584,7 +584,15 @@ class lazy:
     On device arrays, ``with cuarray.lazy():`` evaluates the same graph as fused kernels.
     """
 
+    # `with cuarray.lazy():`, the common case, is these defaults: its `__init__` sets nothing
+    # (0.42 -> 0.2 us a context, stubbed: it is made at every evaluation of a loop body).
+    _fn = _evaluate = _saved = _prev = _host_saved = None
+    _host = False
+    _track = True
+
     def __init__(self, fn=None, *, evaluate=None, _track=True):
+        if fn is None and evaluate is None and _track is True:
+            return
         if evaluate not in (None, "device", "numpy"):
             raise ValueError("lazy: evaluate must be 'device' or 'numpy', not {!r}".format(evaluate))
         if fn is not None and not callable(fn):
