@@ -153,6 +153,28 @@ def test_implementation_and_the_pure_python_fallback():
     assert res.returncode == 0 and res.stdout.strip() == "ok", res.stdout + res.stderr
 
 
+def test_a_new_trace_has_the_fields_the_python_init_gives():
+    """`Trace(expect)` (`TraceFields`' C `__init__` where built) sets what `_TraceFields.__init__`
+    does: fresh lists and dict, a new id, the clock read, `expect` kept; bad arguments raise."""
+
+    class Reference(T._TraceFields):  # (the Python `__init__`, on Python slots)
+        __slots__ = ()
+
+    expect = [("a", F4, (4,))]
+    for make in (T.Trace, Reference):
+        t0 = T._clock()
+        a, b, c = make(), make(expect), make(expect=expect)
+        assert a.expect is None and b.expect is expect and c.expect is expect
+        assert a.id < b.id < c.id and t0 <= a.t0 <= b.t0 <= c.t0
+        for tr in (a, b, c):
+            assert (tr.ops, tr.leaves, tr.values, tr.by_value, tr.ordinal, tr.cacheable, tr.held) == (
+                [], [], [], {}, None, True, None)
+        assert a.ops is not b.ops and a.leaves is not b.leaves and a.by_value is not b.by_value
+        for bad in (lambda: make(expect, 1), lambda: make(other=1)):
+            with pytest.raises(TypeError):
+                bad()
+
+
 def test_trace_and_lazy_array_fields_behave_as_slots():
     """`Trace`, `LazyArray` and a thread's lazy state on their C bases where built (`TraceFields`,
     `LazyFields`, `StateFields`: the C operators read and write them by offset): the same fields

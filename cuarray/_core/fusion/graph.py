@@ -48,7 +48,7 @@ def _load_native():
 
 # What these sources use of `_nodecore` (a build made from older sources lacks some: main's before issue 57).
 _NATIVE_NEEDS = ("NodeFields", "TraceFields", "LazyFields", "StateFields", "Live", "memos_cleared",
-                 "configure_lazy", "traced_call_operator", "reduce_operator")
+                 "configure_lazy", "configure_trace", "traced_call_operator", "reduce_operator")
 native = _load_native()
 
 
