@@ -643,8 +643,9 @@ class lazy:
             st.live = _Live()
             st.trace = Trace(st.plans.expect)
             st.internal = None
-        # This thread's tracer from here to `__exit__` (another thread's calls read their own slot).
-        self._prev = _tracing.install(st) if _tstate.tracer is not st else st
+        # This thread's tracer from here to `__exit__` (another thread's calls read their own slot);
+        # inside an outer `lazy()`, it already is (`install` returns it: nothing to undo).
+        self._prev = _tracing.install(st)
         st.depth = depth + 1
         if not self._track:  # tracing (`fuse`): nothing is computed on exit
             self._saved, st.live = st.live, None
