@@ -340,3 +340,34 @@ def test_a_build_older_than_the_sources_runs_the_python_fallback():
     env.pop("CUARRAY_PURE_PYTHON_NODES", None)
     res = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=120)
     assert res.returncode == 0 and res.stdout.strip() == "ok", res.stdout + res.stderr
+
+
+def test_the_ufunc_call_asks_the_thread_tracer_first():
+    """A ufunc's call (`UfuncCall`'s C call slot where built, else `ufunc.__call__`): the thread's
+    tracer gets `(uf, args, kwargs)`, kwargs a dict of its own (as `**kwargs` is); with none, the
+    eager call and its errors."""
+    import cuarray as cp
+    from cuarray._core import tracing
+    from cuarray._core import ufunc as U
+
+    if g.native is not None:
+        assert U.ufunc.__mro__[1] is g.native.UfuncCall and "__call__" not in vars(U.ufunc)
+    else:
+        assert "__call__" in vars(U.ufunc)
+    seen = []
+
+    class Tracer:
+        def ufunc(self, uf, args, kwargs):
+            seen.append((uf, args, dict(kwargs)))
+            kwargs["seen"] = True
+            return "traced"
+
+    kw = {"dtype": None}
+    prev = tracing.install(Tracer())
+    try:
+        assert cp.exp(1.5) == "traced" and cp.add(1, 2, **kw) == "traced"
+    finally:
+        tracing.uninstall(prev)
+    assert seen == [(cp.exp, (1.5,), {}), (cp.add, (1, 2), {"dtype": None})] and kw == {"dtype": None}
+    with pytest.raises(TypeError, match="unexpected keyword"):
+        cp.exp(1.5, other=1)

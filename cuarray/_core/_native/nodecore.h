@@ -72,6 +72,8 @@ PyObject *nc_scalar(PyObject *trace, PyObject *v, PyObject *t);
 
 /* lazyops.c: its types and functions added to the module (0, or -1 with an error set) */
 int nc_lazyops_init(PyObject *module);
+/* ufunccall.c: `UfuncCall` (the ufunc call's dispatch point) and its configure function, likewise */
+int nc_ufunccall_init(PyObject *module);
 
 /* live.c: LazyFields and Live (added to the module: 0, or -1 with an error set); `live_type`;
    `live_add(live, x)`: link the LazyArray `x` into the Live set `live` (0, or -1 with an error set). */
