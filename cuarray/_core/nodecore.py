@@ -11,7 +11,7 @@ __all__ = ["native"]
 
 # What these sources use of `_nodecore` (a build made from older sources lacks some: main's before issue 57).
 _NEEDS = ("NodeFields", "TraceFields", "LazyFields", "StateFields", "Live", "memos_cleared", "configure_lazy",
-          "configure_trace", "traced_call_operator", "reduce_operator", "UfuncCall")
+          "configure_trace", "traced_call_operator", "reduce_operator", "UfuncCall", "bind_binary")
 
 
 def _load():

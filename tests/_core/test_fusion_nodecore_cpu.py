@@ -244,18 +244,48 @@ def test_operators_are_method_descriptors():
     import cuarray
     from cuarray._core.fusion import lazy_mode as L
 
-    assert type(L.LazyArray.__add__) is g.native.Operator
+    assert type(L.LazyArray.__pow__) is g.native.Operator and type(L.LazyArray.__neg__) is g.native.Operator
     with cuarray.lazy(evaluate="numpy") as lz:
         a = lz.leaf(numpy.arange(3.0))
-        bound = a.__add__
+        bound = a.__pow__
         assert type(bound) is types.MethodType and bound.__self__ is a
-        for y in (bound(1.0), L.LazyArray.__add__(a, 1.0), a + 1.0, L.LazyArray.__radd__(a, 1.0), -a + 0):
+        for y in (bound(2.0), L.LazyArray.__pow__(a, 2.0), a ** 2.0, L.LazyArray.__rpow__(a, 2.0), -a):
             assert type(y) is L.LazyArray
-        assert a.__add__("x") is NotImplemented
+        assert a.__pow__("x") is NotImplemented
         with pytest.raises(TypeError):
-            a + "x"
-        assert numpy.array_equal((1.0 - a).numpy(), 1.0 - numpy.arange(3.0))
+            a ** "x"
+        assert numpy.array_equal((2.0 ** a).numpy(), 2.0 ** numpy.arange(3.0))
         assert numpy.array_equal((-a).numpy(), -numpy.arange(3.0))
+
+
+def test_binary_operators_are_the_number_slots():
+    """`l + x`, `x + l` and the other binary operators but `**` are LazyFields' number slots where
+    built (each runs the `Operator` pair lazy mode bound, `__add__` then `__radd__` with the operands
+    swapped, as Python's slot runs the two methods): the same results, methods and errors as the
+    Python methods of the pure-Python build."""
+    import cuarray
+    from cuarray._core.fusion import lazy_mode as L
+
+    if g.native is not None:
+        assert "__add__" not in vars(L.LazyArray) and "__pow__" in vars(L.LazyArray)
+        assert L.LazyArray.__add__ is g.native.LazyFields.__add__
+    x, i = numpy.arange(1.0, 4.0), numpy.arange(1, 4)
+    cases = [(lambda a, b: a + 1.5, x), (lambda a, b: 1.5 + a, x), (lambda a, b: a - b, x), (lambda a, b: 2 - a, x),
+             (lambda a, b: a * b, x), (lambda a, b: a / 2, x), (lambda a, b: 2 / a, x), (lambda a, b: a // 2, x),
+             (lambda a, b: 7 % a, x), (lambda a, b: a & 6, i), (lambda a, b: 6 | a, i), (lambda a, b: a ^ b, i),
+             (lambda a, b: a << 1, i), (lambda a, b: 16 >> a, i), (lambda a, b: x @ a, x), (lambda a, b: b + a, x)]
+    with cuarray.lazy(evaluate="numpy") as lz:
+        for f, v in cases:
+            a, b = lz.leaf(v), lz.leaf(v[::-1].copy())
+            y = f(a, b)
+            assert type(y) is L.LazyArray and numpy.array_equal(y.numpy(), f(v, v[::-1]))
+        a = lz.leaf(x)
+        assert a.__add__("x") is NotImplemented and a.__rsub__(1.0).numpy().tolist() == (1.0 - x).tolist()
+        for bad in (lambda: a + "x", lambda: "x" - a, lambda: a @ "x"):
+            with pytest.raises(TypeError):
+                bad()
+        a += 1.0  # (no in-place method: the binary one)
+        assert type(a) is L.LazyArray and numpy.array_equal(a.numpy(), x + 1.0)
 
 
 @native

@@ -11,7 +11,8 @@
 
    An `Operator` is a method descriptor (Py_TPFLAGS_METHOD_DESCRIPTOR): stored in a class, it is
    called with the instance first and no bound method is made, as a Python function is; looked
-   up on an instance it binds through types.MethodType.
+   up on an instance it binds through types.MethodType. The binary operators' pairs run from
+   LazyFields' number slots instead (live.c, `operator_binary`: no method look-up or argument tuple).
 
    Measured with the device stubbed (this machine, Python 3.11): the binary operator with a
    Python scalar 1.3 us in Python -> 0.35 us here (see docs/perf-notes.md, "Lazy mode's host cost"). */
@@ -558,13 +559,12 @@ static PyObject *thread_state(PyObject *tls) {
     return st;
 }
 
-static PyObject *op_call(PyObject *o, PyObject *args, PyObject *kw) {
-    Operator *op = (Operator *)o;
-    Py_ssize_t n = PyTuple_Check(args) ? PyTuple_Size(args) : -1;
-    PyObject *self = n > 0 ? PyTuple_GetItem(args, 0) : NULL, *st = NULL, *live = NULL, *out = GENERAL;
-    int want = op->kind == BINARY ? 2 : op->kind <= REDUCE ? 1 : op->kind == UFUNC ? 4 : 5;
-    if (kw || n != want || (op->kind < UFUNC && Py_TYPE(self) != lazy_type) || !lazy_type)
-        return PyObject_Call(op->general, args, kw);
+/* The operator's steps on its arguments `a` (the instance first; as many as its kind takes): its
+   result, or GENERAL (its Python function takes the call). */
+static PyObject *op_run(Operator *op, PyObject *const *a) {
+    PyObject *self = a[0], *st, *live, *out = GENERAL;
+    if ((op->kind < UFUNC && Py_TYPE(self) != lazy_type) || !lazy_type)
+        return GENERAL;
     if (op->kind >= UFUNC) {
         st = self;
         Py_INCREF(st);
@@ -576,20 +576,37 @@ static PyObject *op_call(PyObject *o, PyObject *args, PyObject *kw) {
     else if (!PyList_Check(live) && Py_TYPE(live) != live_type)
         out = GENERAL; /* (None: not recording) */
     else if (op->kind == BINARY)
-        out = binary(op, self, PyTuple_GetItem(args, 1), st, live);
+        out = binary(op, self, a[1], st, live);
     else if (op->kind == UNARY)
         out = unary(op, self, st, live);
     else if (op->kind == REDUCE)
         out = reduce_method(op, self, st, live);
     else if (op->kind == UFUNC)
-        out = traced_ufunc(op, st, PyTuple_GetItem(args, 1), PyTuple_GetItem(args, 2), PyTuple_GetItem(args, 3), live);
+        out = traced_ufunc(op, st, a[1], a[2], a[3], live);
     else
-        out = traced_product(op, st, PyTuple_GetItem(args, 1), PyTuple_GetItem(args, 3), PyTuple_GetItem(args, 4), live);
+        out = traced_product(op, st, a[1], a[3], a[4], live);
     Py_DECREF(st);
     Py_XDECREF(live);
-    if (out == GENERAL)
-        return PyObject_Call(op->general, args, kw);
     return out;
+}
+
+static PyObject *op_call(PyObject *o, PyObject *args, PyObject *kw) {
+    Operator *op = (Operator *)o;
+    Py_ssize_t n = PyTuple_Check(args) ? PyTuple_Size(args) : -1;
+    int want = op->kind == BINARY ? 2 : op->kind <= REDUCE ? 1 : op->kind == UFUNC ? 4 : 5;
+    PyObject *a[5], *out = GENERAL;
+    if (!kw && n == want) {
+        for (int i = 0; i < want; i++)
+            a[i] = PyTuple_GetItem(args, i);
+        out = op_run(op, a);
+    }
+    return out == GENERAL ? PyObject_Call(op->general, args, kw) : out;
+}
+
+PyObject *operator_binary(PyObject *o, PyObject *self, PyObject *other) {
+    Operator *op = (Operator *)o;
+    PyObject *a[2] = {self, other}, *out = op->kind == BINARY ? op_run(op, a) : GENERAL;
+    return out == GENERAL ? PyObject_CallFunctionObjArgs(op->general, self, other, NULL) : out;
 }
 
 static PyObject *op_get(PyObject *self, PyObject *obj, PyObject *type) {
@@ -662,7 +679,7 @@ static PyType_Slot op_slots[] = {
 
 static PyType_Spec op_spec = {"cuarray._core._nodecore.Operator", sizeof(Operator), 0,
                               Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_METHOD_DESCRIPTOR, op_slots};
-static PyTypeObject *op_type;
+PyTypeObject *op_type;
 
 static PyObject *make(int kind, int reflected, PyObject *memo, PyObject *tls, PyObject *general, PyObject *ufs) {
     if (!PyDict_Check(memo) || !PyCallable_Check(general)) {

@@ -23,7 +23,7 @@ typedef struct {
 
 
 /* lazyops.c: lazy mode's types (`configure_lazy`), interned names, and the steps every operator takes */
-extern PyTypeObject *lazy_type, *ndarray_type;
+extern PyTypeObject *lazy_type, *ndarray_type, *op_type;
 extern PyObject *s__dtype, *s__shape, *s_dot, *s_out, *s_call, *s__leaf, *s_reduce, *s_tracer;
 PyObject *node_of(PyObject *o);
 int str_is(PyObject *o, PyObject *s);
@@ -32,6 +32,9 @@ PyObject *trace_array(PyObject *trace, PyObject *a);
 PyObject *emit(PyObject *n, PyObject *st, PyObject *live);
 int inside_routine(PyObject *st);
 int seg_is(PyObject *node, PyObject *tid);
+
+/* `self <op> other` of a binary `Operator` (op_call's steps, no argument tuple): live.c's number slots */
+PyObject *operator_binary(PyObject *op, PyObject *self, PyObject *other);
 
 /* lazycalls.c: `st.call("dot", ...)` and `self.<name>()` of a LazyArray (GENERAL where they do not apply) */
 PyObject *traced_product(Operator *op, PyObject *st, PyObject *name, PyObject *args, PyObject *kwargs, PyObject *live);

@@ -458,8 +458,12 @@ _BINARY = {"add": "add", "sub": "subtract", "mul": "multiply", "truediv": "divid
            "mod": "remainder", "pow": "power", "and": "bitwise_and", "or": "bitwise_or", "xor": "bitwise_xor",
            "lshift": "left_shift", "rshift": "right_shift", "matmul": "matmul"}
 for _k, _v in _BINARY.items():
-    setattr(LazyArray, "__{}__".format(_k), _binary(_v))
-    setattr(LazyArray, "__r{}__".format(_k), _binary(_v, True))
+    _op, _rop = _binary(_v), _binary(_v, True)
+    # Where the node core is built, the C base's number slot runs the two (`_native/live.c`: no
+    # method look-up or argument tuple per operation); else (and for `pow`) they are the methods.
+    if _g.native is None or not _g.native.bind_binary(_k, _op, _rop):
+        setattr(LazyArray, "__{}__".format(_k), _op)
+        setattr(LazyArray, "__r{}__".format(_k), _rop)
 _COMPARE = {"lt": "less", "le": "less_equal", "gt": "greater", "ge": "greater_equal", "eq": "equal",
             "ne": "not_equal"}
 for _k, _v in _COMPARE.items():
