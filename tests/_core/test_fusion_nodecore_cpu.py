@@ -401,3 +401,19 @@ def test_the_ufunc_call_asks_the_thread_tracer_first():
     assert seen == [(cp.exp, (1.5,), {}), (cp.add, (1, 2), {"dtype": None})] and kw == {"dtype": None}
     with pytest.raises(TypeError, match="unexpected keyword"):
         cp.exp(1.5, other=1)
+
+
+def test_lazy_mode_takes_the_ufunc_call_with_or_without_keywords():
+    """Lazy mode's state as the tracer (where built, `UfuncCall` runs its `ufunc` Operator itself):
+    a call without keywords and one with default keywords build the same node; the keywords
+    reach the general path as a dict of its own."""
+    import cuarray as cp
+    from cuarray._core.fusion import lazy_mode as L
+
+    x, kw = numpy.arange(1.0, 4.0), {"dtype": None, "casting": "same_kind"}
+    with cp.lazy(evaluate="numpy") as lz:
+        a = lz.leaf(x)
+        for y in (cp.exp(a), cp.exp(a, **kw), cp.add(a, 1.5), cp.add(a, 1.5, **kw), cp.sqrt(a + 1)):
+            assert type(y) is L.LazyArray
+        assert numpy.allclose(cp.exp(a, **kw).numpy(), numpy.exp(x)) and kw == {"dtype": None, "casting": "same_kind"}
+        assert numpy.array_equal(cp.add(a, 1.5).numpy(), x + 1.5)

@@ -561,7 +561,7 @@ static PyObject *thread_state(PyObject *tls) {
 
 /* The operator's steps on its arguments `a` (the instance first; as many as its kind takes): its
    result, or GENERAL (its Python function takes the call). */
-static PyObject *op_run(Operator *op, PyObject *const *a) {
+PyObject *op_run(Operator *op, PyObject *const *a) {
     PyObject *self = a[0], *st, *live, *out = GENERAL;
     if ((op->kind < UFUNC && Py_TYPE(self) != lazy_type) || !lazy_type)
         return GENERAL;

@@ -33,6 +33,9 @@ PyObject *emit(PyObject *n, PyObject *st, PyObject *live);
 int inside_routine(PyObject *st);
 int seg_is(PyObject *node, PyObject *tid);
 
+/* An Operator's steps on its arguments `a` (the instance, or for UFUNC and CALL the lazy state, first):
+   its result, or GENERAL where its Python function takes the call (lazyops.c's `op_run`) */
+PyObject *op_run(Operator *op, PyObject *const *a);
 /* `self <op> other` of a binary `Operator` (op_call's steps, no argument tuple): live.c's number slots */
 PyObject *operator_binary(PyObject *op, PyObject *self, PyObject *other);
 

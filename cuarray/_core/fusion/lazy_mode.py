@@ -162,6 +162,10 @@ class _State(_StateFields if _g.native is None else _g.native.StateFields):
         _evaluation.compute(self, nodes)
 
 
+if _g.native is not None:  # (the ufunc call's C dispatch point asks this state's `ufunc` without a look-up)
+    _g.native.configure_lazy_ufunc(_State, _State.ufunc)
+
+
 class _Threads(threading.local):
     def __init__(self):  # (run in each thread at its first use)
         self.st = _State()
