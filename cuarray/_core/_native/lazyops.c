@@ -57,7 +57,7 @@ static PyObject *configure_lazy(PyObject *mod, PyObject *args) {
 /* A LazyArray's node (new reference): its C field where LazyArray has the C base (`LazyFields`)
    and it is set, else the attribute. */
 PyObject *node_of(PyObject *o) {
-    if (PyObject_TypeCheck(o, lazyfields_type)) {
+    if (IS_A(o, lazyfields_type, lazy_type)) {
         PyObject *n = ((LazyFields *)o)->node;
         if (n) {
             Py_INCREF(n);
@@ -69,7 +69,7 @@ PyObject *node_of(PyObject *o) {
 
 /* out._node = n (a new LazyArray: its C field where it has one) */
 static int set_node(PyObject *out, PyObject *n) {
-    if (PyObject_TypeCheck(out, lazyfields_type)) {
+    if (IS_A(out, lazyfields_type, lazy_type)) {
         LazyFields *f = (LazyFields *)out;
         PyObject *old = f->node;
         Py_INCREF(n);

@@ -85,7 +85,7 @@ static PyObject *bin_ops[N_BIN][2];
 static PyObject *lazy_binop(int i, PyObject *a, PyObject *b) {
     if (!bin_ops[i][0])
         Py_RETURN_NOTIMPLEMENTED;
-    if (PyObject_TypeCheck(a, lazyfields_type))
+    if (IS_A(a, lazyfields_type, lazy_type))
         return operator_binary(bin_ops[i][0], a, b);
     return operator_binary(bin_ops[i][1], b, a);
 }
@@ -151,8 +151,10 @@ static PyType_Spec lazyf_spec = {"cuarray._core._nodecore.LazyFields", sizeof(La
 #define SFIELDS(o) (&((StateFields *)(o))->live)
 static PyObject *s_live_, *s_trace_, *s_internal_;
 
+PyTypeObject *state_class;
+
 PyObject *state_get(PyObject *st, int which) {
-    if (PyObject_TypeCheck(st, statefields_type)) {
+    if (IS_A(st, statefields_type, state_class)) {
         PyObject *v = SFIELDS(st)[which];
         if (v) {
             Py_INCREF(v);
@@ -201,7 +203,7 @@ static PyType_Spec statef_spec = {"cuarray._core._nodecore.StateFields", sizeof(
 
 /* -- Live ------------------------------------------------------------------------------------- */
 int live_add(PyObject *live, PyObject *x) {
-    if (Py_TYPE(live) != live_type || !PyObject_TypeCheck(x, lazyfields_type)) {
+    if (Py_TYPE(live) != live_type || !IS_A(x, lazyfields_type, lazy_type)) {
         PyErr_SetString(PyExc_TypeError, "Live.add takes a LazyArray");
         return -1;
     }

@@ -134,22 +134,25 @@ static int trace_init(PyObject *self, PyObject *args, PyObject *kw) {
     return 0;
 }
 
-/* configure_trace(clock, ids): `Trace`'s clock (time.perf_counter) and id counter (an iterator) */
+/* configure_trace(Trace, clock, ids): the class built on TraceFields, and `Trace`'s clock
+   (time.perf_counter) and id counter (an iterator) */
 static PyObject *configure_trace(PyObject *mod, PyObject *args) {
-    PyObject *clock, *ids;
-    if (!PyArg_ParseTuple(args, "OO", &clock, &ids))
+    PyObject *cls, *clock, *ids;
+    if (!PyArg_ParseTuple(args, "O!OO", &PyType_Type, &cls, &clock, &ids))
         return NULL;
-    if (!PyCallable_Check(clock) || !PyIter_Check(ids)) {
-        PyErr_SetString(PyExc_TypeError, "configure_trace(clock, ids): a callable and an iterator");
+    if (!PyType_IsSubtype((PyTypeObject *)cls, tracefields_type) || !PyCallable_Check(clock) || !PyIter_Check(ids)) {
+        PyErr_SetString(PyExc_TypeError, "configure_trace(Trace, clock, ids): a TraceFields class, a callable, an iterator");
         return NULL;
     }
-    PyObject *old[2] = {trace_clock, trace_ids};
+    PyObject *old[3] = {(PyObject *)trace_class, trace_clock, trace_ids};
+    Py_INCREF(cls);
     Py_INCREF(clock);
     Py_INCREF(ids);
+    trace_class = (PyTypeObject *)cls;
     trace_clock = clock;
     trace_ids = ids;
-    Py_XDECREF(old[0]);
-    Py_XDECREF(old[1]);
+    for (int i = 0; i < 3; i++)
+        Py_XDECREF(old[i]);
     Py_RETURN_NONE;
 }
 
@@ -175,8 +178,10 @@ PyTypeObject *tracefields_type;
 static PyObject **trace_names[] = {&s_id, &s_ops, &s_leaves, &s_values, NULL};
 static PyObject *s_by_value_;
 
+PyTypeObject *trace_class;
+
 PyObject *trace_get(PyObject *trace, int which) {
-    if (PyObject_TypeCheck(trace, tracefields_type)) {
+    if (IS_A(trace, tracefields_type, trace_class)) {
         PyObject *v = TFIELDS(trace)[which];
         if (v) {
             Py_INCREF(v);
@@ -187,7 +192,7 @@ PyObject *trace_get(PyObject *trace, int which) {
 }
 
 PyObject *trace_expect(PyObject *trace) {
-    if (!PyObject_TypeCheck(trace, tracefields_type))
+    if (!IS_A(trace, tracefields_type, trace_class))
         return NULL;
     PyObject *e = ((TraceFields *)trace)->expect;
     return e && PyList_Check(e) ? e : NULL;
@@ -477,7 +482,7 @@ static PyMethodDef methods[] = {
     {"ufunc", (PyCFunction)(void (*)(void))nc_ufunc, METH_FASTCALL,
      "ufunc(trace, attr, dtype, shape, args) -> Node: Trace.ufunc"},
     {"configure_trace", configure_trace, METH_VARARGS,
-     "configure_trace(clock, ids): the clock and the id counter of `Trace(expect=None)` (TraceFields.__init__)"},
+     "configure_trace(Trace, clock, ids): the class, clock and id counter of `Trace(expect=None)` (TraceFields.__init__)"},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "cuarray._core._nodecore", NULL, -1, methods,

@@ -13,7 +13,7 @@ static PyObject *uc_active, *uc_state, *uc_eager, *s_tracer_, *s_ufunc_;
 /* Lazy mode's state type and its `ufunc` (a UFUNC Operator, `configure_lazy_ufunc`): a tracer of that
    type is asked without the method's look-up and argument tuple, nor a dict where no keywords were
    given (`exp(l)` 0.60 -> 0.50 us, stubbed); what the Operator hands back gets a dict of its own. */
-static PyObject *uc_lazy_type, *uc_lazy_op, *uc_no_kw;
+static PyObject *uc_lazy_op, *uc_no_kw;
 
 static PyObject *lazy_ufunc(PyObject *st, PyObject *uf, PyObject *args, PyObject *kw) {
     PyObject *a[4] = {st, uf, args, kw ? kw : uc_no_kw}, *r = op_run((Operator *)uc_lazy_op, a), *kwargs;
@@ -38,7 +38,7 @@ static PyObject *uc_call(PyObject *self, PyObject *args, PyObject *kw) {
         PyObject *t = PyObject_GetAttr(uc_state, s_tracer_), *kwargs, *r = NULL;
         if (!t)
             return NULL;
-        if (t != Py_None && uc_lazy_type && (PyObject *)Py_TYPE(t) == uc_lazy_type) {
+        if (t != Py_None && state_class && Py_TYPE(t) == state_class) {
             r = lazy_ufunc(t, self, args, kw);
             Py_DECREF(t);
             return r;
@@ -108,10 +108,14 @@ static PyObject *configure_lazy_ufunc(PyObject *mod, PyObject *args) {
     }
     if (!uc_no_kw && !(uc_no_kw = PyDict_New()))
         return NULL;
-    PyObject *old[2] = {uc_lazy_type, uc_lazy_op};
+    if (!PyType_IsSubtype((PyTypeObject *)type, statefields_type)) {
+        PyErr_SetString(PyExc_TypeError, "configure_lazy_ufunc: the state type is built on StateFields");
+        return NULL;
+    }
+    PyObject *old[2] = {(PyObject *)state_class, uc_lazy_op};
     Py_INCREF(type);
     Py_INCREF(op);
-    uc_lazy_type = type;
+    state_class = (PyTypeObject *)type; /* (also what `state_get` expects first: live.c) */
     uc_lazy_op = op;
     Py_XDECREF(old[0]);
     Py_XDECREF(old[1]);

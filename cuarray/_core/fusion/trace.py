@@ -311,7 +311,7 @@ class Trace(_TraceFields if _native is None else _native.TraceFields):
 # these: one call from the operator to its recorded node.
 if _native is not None:
     _native.configure(Node, _S_ENTRY, _PY_DTYPES, Trace.ufunc_scalar, Trace.ufunc)
-    _native.configure_trace(_clock, _ids)
+    _native.configure_trace(Trace, _clock, _ids)
     record_ufunc, record_ufunc_scalar = _native.ufunc, _native.ufunc_scalar
 else:
     record_ufunc, record_ufunc_scalar = Trace.ufunc, Trace.ufunc_scalar
