@@ -89,6 +89,20 @@ class _Loop:
         self._defs = {}
 
 
+class _CallSignature:
+    """`inspect.signature` of a ufunc whose call is `UfuncCall`'s C slot (which has none): the
+    `(*args, **kwargs)` of `ufunc.__call__`, as in the pure-Python build; of the class, None (its
+    constructor's, as inspect finds it)."""
+
+    def __get__(self, obj, cls=None):
+        if obj is None:
+            return None
+        import inspect
+
+        p = inspect.Parameter
+        return inspect.Signature([p("args", p.VAR_POSITIONAL), p("kwargs", p.VAR_KEYWORD)])
+
+
 class ufunc(object if _native is None else _native.UfuncCall):
     """A universal function. See `numpy.ufunc`; runs on the GPU for cuarray inputs.
 
@@ -249,6 +263,7 @@ class ufunc(object if _native is None else _native.UfuncCall):
     if _native is not None:  # (the C base's call slot is the type's; this body is its eager step)
         _eager = __call__
         del __call__
+        __signature__ = _CallSignature()
 
     def _prepared_into(self, args):
         """The `into` of the contiguous prepared launcher for these inputs (`ufunc_launchers.make_fast`:

@@ -8,6 +8,7 @@ Python fallback (CUARRAY_PURE_PYTHON_NODES=1) runs the fast-path comparison too
 from __future__ import annotations
 
 import gc
+import inspect
 import os
 import subprocess
 import sys
@@ -401,6 +402,9 @@ def test_the_ufunc_call_asks_the_thread_tracer_first():
     assert seen == [(cp.exp, (1.5,), {}), (cp.add, (1, 2), {"dtype": None})] and kw == {"dtype": None}
     with pytest.raises(TypeError, match="unexpected keyword"):
         cp.exp(1.5, other=1)
+    # (what inspect says of the call, and of the class, as of a Python `__call__`)
+    assert str(inspect.signature(cp.exp)) == "(*args, **kwargs)"
+    assert list(inspect.signature(U.ufunc).parameters)[:4] == ["name", "nin", "nout", "ops"]
 
 
 def test_lazy_mode_takes_the_ufunc_call_with_or_without_keywords():
