@@ -29,6 +29,7 @@ def check_archives(wheel: str, sdist: str) -> None:
     for needed in ("setup.py", "cuarray/cuda/_native/launch.c", "cuarray/cuda/_native/poolcore.h",
                    "cuarray/_core/_native/nodes.c", "cuarray/_core/_native/lazyops.c",
                    "cuarray/_core/_native/lazycalls.c", "cuarray/_core/_native/lazyops.h",
+                   "cuarray/_core/_native/live.c", "cuarray/_core/_native/ufunccall.c",
                    "cuarray/_core/_native/nodecore.h", "cuarray/_core/templates/elementwise.cu"):
         assert any(n.endswith("/" + needed) for n in src), needed + " not in the sdist"
     print("archives: {} files in the wheel ({} templates, 3 C cores), sdist has the C sources".format(

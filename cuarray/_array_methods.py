@@ -97,7 +97,7 @@ def _binary(uf):
             # HOT PATH: the ufunc's fast-path test (`prepared2`), called without the ufunc's
             # __call__ frame and argument tuple; anything else goes through the ufunc (as
             # everything does while a thread traces: the ufunc's dispatch point asks its tracer).
-            if not _tracing_active[0]:
+            if not _tracing_active:
                 f = prepared2(self, other)
                 if f is not None:
                     return f(self, other)
@@ -160,7 +160,7 @@ def _equality(uf, fill):
 
     def op(self, other):
         # HOT PATH: as `_binary`'s (the try costs nothing until it raises)
-        if prepared2 is not None and not _tracing_active[0]:
+        if prepared2 is not None and not _tracing_active:
             f = prepared2(self, other)
             if f is not None:
                 return f(self, other)

@@ -47,7 +47,7 @@ def as_array(x, fn: str) -> ndarray:
         v = lazy_value(x)
         if v is None:
             raise reject(x, fn)
-    if _tracing_active[0]:  # a routine that does not trace takes its inputs (`tracing.routine_input`)
+    if _tracing_active:  # a routine that does not trace takes its inputs (`tracing.routine_input`)
         _tracing.routine_input()
     return v
 

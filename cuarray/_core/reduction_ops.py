@@ -281,7 +281,7 @@ def reduce_fast(name, a, axis=None, dtype=None, out=None, keepdims=False, initia
     """`reduce(name, ...)` for the public function of that name, through the fast path when the
     call can take it (the table op `name` with no out=, where=, initial=). The dispatch point of
     the table reductions for a tracer (`tracing.py`)."""
-    if _tracing_active[0]:
+    if _tracing_active:
         t = _tracing.state.tracer
         if t is not None:
             return t.call(name, reduce_fast, (name, a), {"axis": axis, "dtype": dtype, "out": out,

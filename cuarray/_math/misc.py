@@ -46,7 +46,7 @@ def clip(a, a_min=numpy._NoValue, a_max=numpy._NoValue, out=None, *, min=numpy._
     >>> cuarray.clip(cuarray.array([0.5, cuarray.nan, 2.]), 0., 1.)
     array([0.5, nan, 1. ])
     """
-    if _tracing.active[0]:  # the dispatch point for a tracer (`_core/tracing.py`)
+    if _tracing.active:  # the dispatch point for a tracer (`_core/tracing.py`)
         t = _tracing.state.tracer
         if t is not None:
             return t.call("clip", clip, (a, a_min, a_max), dict(out=out, min=min, max=max, **kwargs))

@@ -62,7 +62,7 @@ def where(condition, x=None, y=None):
     array([[-1, -1, -1],
            [ 3,  4,  5]])
     """
-    if _tracing.active[0]:  # the dispatch point for a tracer (`_core/tracing.py`)
+    if _tracing.active:  # the dispatch point for a tracer (`_core/tracing.py`)
         t = _tracing.state.tracer
         if t is not None:
             return t.call("where", where, (condition, x, y), {})

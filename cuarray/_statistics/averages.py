@@ -103,7 +103,7 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
     >>> float(a.mean())  # a host value: waits for the GPU
     2.5
     """
-    if _tracing.active[0]:  # the dispatch point for a tracer (`_core/tracing.py`)
+    if _tracing.active:  # the dispatch point for a tracer (`_core/tracing.py`)
         t = _tracing.state.tracer
         if t is not None:
             return t.call("mean", mean, (a,), {"axis": axis, "dtype": dtype, "out": out, "keepdims": keepdims,

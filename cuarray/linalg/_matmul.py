@@ -396,7 +396,7 @@ def matmul_operator(self, other):
     """`ndarray.__matmul__`: `matmul(self, other)`. HOT PATH: two cuarray arrays (not subclasses) go to
     `matmul_into` without the ufunc's __call__ (its keyword defaults and checks), unless a
     thread traces (the ufunc's dispatch point asks the tracer)."""
-    if type(other) is ndarray and type(self) is ndarray and not _tracing.active[0]:
+    if type(other) is ndarray and type(self) is ndarray and not _tracing.active:
         return matmul_into(self, other)
     if isinstance(other, _OPERAND):
         return matmul(self, other)
@@ -455,7 +455,7 @@ class _MatmulUfunc:
 
     def __call__(self, x1, x2, /, out=None, *, casting="same_kind", order="K", dtype=None,
                  subok=True, signature=None, axes=None, axis=None):
-        if _tracing.active[0]:  # the dispatch point for a tracer (`_core/tracing.py`)
+        if _tracing.active:  # the dispatch point for a tracer (`_core/tracing.py`)
             t = _tracing.state.tracer
             if t is not None:
                 return t.call("matmul", self, (x1, x2), {"out": out, "casting": casting, "order": order, "dtype": dtype,

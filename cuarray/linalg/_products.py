@@ -61,7 +61,7 @@ def tensordot(a, b, axes=2):
     >>> cuarray.tensordot(a, cuarray.ones((4, 5)), axes=([2], [0])).shape
     (2, 3, 5)
     """
-    if _tracing.active[0]:  # the dispatch point for a tracer (`_core/tracing.py`)
+    if _tracing.active:  # the dispatch point for a tracer (`_core/tracing.py`)
         t = _tracing.state.tracer
         if t is not None:
             return t.call("tensordot", tensordot, (a, b), {"axes": axes})
@@ -124,7 +124,7 @@ def dot(a, b, out=None):
     >>> int(cuarray.dot(cuarray.array([1, 2, 3]), cuarray.array([4, 5, 6])))
     32
     """
-    if _tracing.active[0]:  # the dispatch point for a tracer (`_core/tracing.py`)
+    if _tracing.active:  # the dispatch point for a tracer (`_core/tracing.py`)
         t = _tracing.state.tracer
         if t is not None:
             return t.call("dot", dot, (a, b), {"out": out})

@@ -8,6 +8,7 @@ Python fallback (CUARRAY_PURE_PYTHON_NODES=1) runs the fast-path comparison too
 from __future__ import annotations
 
 import gc
+import inspect
 import os
 import subprocess
 import sys
@@ -144,6 +145,8 @@ def test_implementation_and_the_pure_python_fallback():
               "from cuarray._core.fusion import lazy_array\n"
               "assert trace.Trace.__mro__[1] is trace._TraceFields\n"
               "assert lazy_array.LazyArray.__mro__[1] is lazy_array._LazyFields\n"
+              "from cuarray._core.fusion import lazy_mode\n"
+              "assert lazy_mode._State.__mro__[1] is lazy_mode._StateFields\n"
               "print('ok')\n")
     env = dict(os.environ, CUARRAY_PURE_PYTHON_NODES="1",
                PYTHONPATH=_ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
@@ -151,13 +154,45 @@ def test_implementation_and_the_pure_python_fallback():
     assert res.returncode == 0 and res.stdout.strip() == "ok", res.stdout + res.stderr
 
 
+def test_a_new_trace_has_the_fields_the_python_init_gives():
+    """`Trace(expect)` (`TraceFields`' C `__init__` where built) sets what `_TraceFields.__init__`
+    does: fresh lists and dict, a new id, the clock read, `expect` kept; bad arguments raise."""
+
+    class Reference(T._TraceFields):  # (the Python `__init__`, on Python slots)
+        __slots__ = ()
+
+    expect = [("a", F4, (4,))]
+    for make in (T.Trace, Reference):
+        t0 = T._clock()
+        a, b, c = make(), make(expect), make(expect=expect)
+        assert a.expect is None and b.expect is expect and c.expect is expect
+        assert a.id < b.id < c.id and t0 <= a.t0 <= b.t0 <= c.t0
+        for tr in (a, b, c):
+            assert (tr.ops, tr.leaves, tr.values, tr.by_value, tr.ordinal, tr.cacheable, tr.held) == (
+                [], [], [], {}, None, True, None)
+        assert a.ops is not b.ops and a.leaves is not b.leaves and a.by_value is not b.by_value
+        for bad in (lambda: make(expect, 1), lambda: make(other=1)):
+            with pytest.raises(TypeError):
+                bad()
+
+
 def test_trace_and_lazy_array_fields_behave_as_slots():
-    """`Trace` and `LazyArray` on their C bases where built (`TraceFields`, `LazyFields`: the C
-    operators read and write them by offset): the same fields as the Python slots, no others."""
+    """`Trace`, `LazyArray` and a thread's lazy state on their C bases where built (`TraceFields`,
+    `LazyFields`, `StateFields`: the C operators read and write them by offset): the same fields
+    as the Python slots, no others."""
+    from cuarray._core.fusion import lazy_mode
     from cuarray._core.fusion.lazy_array import LazyArray
 
     if g.native is not None:
         assert T.Trace.__mro__[1] is g.native.TraceFields and LazyArray.__mro__[1] is g.native.LazyFields
+        assert lazy_mode._State.__mro__[1] is g.native.StateFields
+    st = lazy_mode._State()  # (a thread's lazy state: the fields the operators read, set at once)
+    assert (st.live, st.trace, st.internal, st.depth, st.host) == (None, None, None, 0, False)
+    st.trace = st  # (a cycle through the C fields is collected)
+    ref = weakref.ref(st)
+    del st
+    gc.collect()
+    assert ref() is None
     tr = T.Trace()
     assert (tr.ops, tr.leaves, tr.values, tr.by_value, tr.cacheable, tr.held) == ([], [], [], {}, True, None)
     with pytest.raises(AttributeError):
@@ -210,18 +245,48 @@ def test_operators_are_method_descriptors():
     import cuarray
     from cuarray._core.fusion import lazy_mode as L
 
-    assert type(L.LazyArray.__add__) is g.native.Operator
+    assert type(L.LazyArray.__pow__) is g.native.Operator and type(L.LazyArray.__neg__) is g.native.Operator
     with cuarray.lazy(evaluate="numpy") as lz:
         a = lz.leaf(numpy.arange(3.0))
-        bound = a.__add__
+        bound = a.__pow__
         assert type(bound) is types.MethodType and bound.__self__ is a
-        for y in (bound(1.0), L.LazyArray.__add__(a, 1.0), a + 1.0, L.LazyArray.__radd__(a, 1.0), -a + 0):
+        for y in (bound(2.0), L.LazyArray.__pow__(a, 2.0), a ** 2.0, L.LazyArray.__rpow__(a, 2.0), -a):
             assert type(y) is L.LazyArray
-        assert a.__add__("x") is NotImplemented
+        assert a.__pow__("x") is NotImplemented
         with pytest.raises(TypeError):
-            a + "x"
-        assert numpy.array_equal((1.0 - a).numpy(), 1.0 - numpy.arange(3.0))
+            a ** "x"
+        assert numpy.array_equal((2.0 ** a).numpy(), 2.0 ** numpy.arange(3.0))
         assert numpy.array_equal((-a).numpy(), -numpy.arange(3.0))
+
+
+def test_binary_operators_are_the_number_slots():
+    """`l + x`, `x + l` and the other binary operators but `**` are LazyFields' number slots where
+    built (each runs the `Operator` pair lazy mode bound, `__add__` then `__radd__` with the operands
+    swapped, as Python's slot runs the two methods): the same results, methods and errors as the
+    Python methods of the pure-Python build."""
+    import cuarray
+    from cuarray._core.fusion import lazy_mode as L
+
+    if g.native is not None:
+        assert "__add__" not in vars(L.LazyArray) and "__pow__" in vars(L.LazyArray)
+        assert L.LazyArray.__add__ is g.native.LazyFields.__add__
+    x, i = numpy.arange(1.0, 4.0), numpy.arange(1, 4)
+    cases = [(lambda a, b: a + 1.5, x), (lambda a, b: 1.5 + a, x), (lambda a, b: a - b, x), (lambda a, b: 2 - a, x),
+             (lambda a, b: a * b, x), (lambda a, b: a / 2, x), (lambda a, b: 2 / a, x), (lambda a, b: a // 2, x),
+             (lambda a, b: 7 % a, x), (lambda a, b: a & 6, i), (lambda a, b: 6 | a, i), (lambda a, b: a ^ b, i),
+             (lambda a, b: a << 1, i), (lambda a, b: 16 >> a, i), (lambda a, b: x @ a, x), (lambda a, b: b + a, x)]
+    with cuarray.lazy(evaluate="numpy") as lz:
+        for f, v in cases:
+            a, b = lz.leaf(v), lz.leaf(v[::-1].copy())
+            y = f(a, b)
+            assert type(y) is L.LazyArray and numpy.array_equal(y.numpy(), f(v, v[::-1]))
+        a = lz.leaf(x)
+        assert a.__add__("x") is NotImplemented and a.__rsub__(1.0).numpy().tolist() == (1.0 - x).tolist()
+        for bad in (lambda: a + "x", lambda: "x" - a, lambda: a @ "x"):
+            with pytest.raises(TypeError):
+                bad()
+        a += 1.0  # (no in-place method: the binary one)
+        assert type(a) is L.LazyArray and numpy.array_equal(a.numpy(), x + 1.0)
 
 
 @native
@@ -306,3 +371,53 @@ def test_a_build_older_than_the_sources_runs_the_python_fallback():
     env.pop("CUARRAY_PURE_PYTHON_NODES", None)
     res = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=120)
     assert res.returncode == 0 and res.stdout.strip() == "ok", res.stdout + res.stderr
+
+
+def test_the_ufunc_call_asks_the_thread_tracer_first():
+    """A ufunc's call (`UfuncCall`'s C call slot where built, else `ufunc.__call__`): the thread's
+    tracer gets `(uf, args, kwargs)`, kwargs a dict of its own (as `**kwargs` is); with none, the
+    eager call and its errors."""
+    import cuarray as cp
+    from cuarray._core import tracing
+    from cuarray._core import ufunc as U
+
+    if g.native is not None:
+        assert U.ufunc.__mro__[1] is g.native.UfuncCall and "__call__" not in vars(U.ufunc)
+    else:
+        assert "__call__" in vars(U.ufunc)
+    seen = []
+
+    class Tracer:
+        def ufunc(self, uf, args, kwargs):
+            seen.append((uf, args, dict(kwargs)))
+            kwargs["seen"] = True
+            return "traced"
+
+    kw = {"dtype": None}
+    prev = tracing.install(Tracer())
+    try:
+        assert cp.exp(1.5) == "traced" and cp.add(1, 2, **kw) == "traced"
+    finally:
+        tracing.uninstall(prev)
+    assert seen == [(cp.exp, (1.5,), {}), (cp.add, (1, 2), {"dtype": None})] and kw == {"dtype": None}
+    with pytest.raises(TypeError, match="unexpected keyword"):
+        cp.exp(1.5, other=1)
+    # (what inspect says of the call, and of the class, as of a Python `__call__`)
+    assert str(inspect.signature(cp.exp)) == "(*args, **kwargs)"
+    assert list(inspect.signature(U.ufunc).parameters)[:4] == ["name", "nin", "nout", "ops"]
+
+
+def test_lazy_mode_takes_the_ufunc_call_with_or_without_keywords():
+    """Lazy mode's state as the tracer (where built, `UfuncCall` runs its `ufunc` Operator itself):
+    a call without keywords and one with default keywords build the same node; the keywords
+    reach the general path as a dict of its own."""
+    import cuarray as cp
+    from cuarray._core.fusion import lazy_mode as L
+
+    x, kw = numpy.arange(1.0, 4.0), {"dtype": None, "casting": "same_kind"}
+    with cp.lazy(evaluate="numpy") as lz:
+        a = lz.leaf(x)
+        for y in (cp.exp(a), cp.exp(a, **kw), cp.add(a, 1.5), cp.add(a, 1.5, **kw), cp.sqrt(a + 1)):
+            assert type(y) is L.LazyArray
+        assert numpy.allclose(cp.exp(a, **kw).numpy(), numpy.exp(x)) and kw == {"dtype": None, "casting": "same_kind"}
+        assert numpy.array_equal(cp.add(a, 1.5).numpy(), x + 1.5)

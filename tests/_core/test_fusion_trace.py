@@ -375,7 +375,7 @@ _SAME_LAUNCHES = textwrap.dedent('''
             raise KeyError
     except KeyError:
         pass
-    assert tracing.active[0] == 0 and tracing.state.tracer is None
+    assert len(tracing.active) == 0 and tracing.state.tracer is None
     print("ok")
 ''')
 

@@ -45,7 +45,7 @@ PyObject *traced_product(Operator *op, PyObject *st, PyObject *name, PyObject *a
     if (o != Py_None)
         return PyErr_Occurred() ? NULL : GENERAL;
     PyObject *a = PyTuple_GetItem(args, 0), *b = PyTuple_GetItem(args, 1);
-    PyObject *tr = PyObject_GetAttr(st, s_trace), *tid = tr ? trace_get(tr, TF_ID) : NULL;
+    PyObject *tr = state_get(st, SF_TRACE), *tid = tr ? trace_get(tr, TF_ID) : NULL;
     PyObject *na = NULL, *nb = NULL, *ka = NULL, *kb = NULL, *key = NULL, *hit, *xa = NULL, *xb = NULL;
     PyObject *n = NULL, *out = GENERAL, *ops = NULL, *pos = NULL, *e = NULL;
     int in;
@@ -142,7 +142,7 @@ PyObject *reduce_method(Operator *op, PyObject *self, PyObject *st, PyObject *li
     NodeFields *r = NULL;
     if (!x)
         return NULL;
-    if (!plain_node(x) || !(tr = PyObject_GetAttr(st, s_trace)) || !(tid = trace_get(tr, TF_ID)) ||
+    if (!plain_node(x) || !(tr = state_get(st, SF_TRACE)) || !(tid = trace_get(tr, TF_ID)) ||
         seg_is(x, tid) <= 0)
         goto done;
     NodeFields *xf = (NodeFields *)x;

@@ -11,7 +11,8 @@
 
    An `Operator` is a method descriptor (Py_TPFLAGS_METHOD_DESCRIPTOR): stored in a class, it is
    called with the instance first and no bound method is made, as a Python function is; looked
-   up on an instance it binds through types.MethodType.
+   up on an instance it binds through types.MethodType. The binary operators' pairs run from
+   LazyFields' number slots instead (live.c, `operator_binary`: no method look-up or argument tuple).
 
    Measured with the device stubbed (this machine, Python 3.11): the binary operator with a
    Python scalar 1.3 us in Python -> 0.35 us here (see docs/perf-notes.md, "Lazy mode's host cost"). */
@@ -21,8 +22,8 @@
 PyTypeObject *lazy_type, *ndarray_type;
 static allocfunc lazy_alloc;
 static PyObject *broadcast_shapes, *method_type, *max_chain, *py_array;
-static PyObject *s_st, *s_live, *s__node, *s_compute, *s_by_value, *s_a, *s_array, *s_internal, *s_inside;
-PyObject *s_trace, *s__dtype, *s__shape, *s_dot, *s_out, *s_call, *s__leaf, *s_reduce, *s_tracer;
+static PyObject *s_st, *s__node, *s_compute, *s_by_value, *s_a, *s_array, *s_inside;
+PyObject *s__dtype, *s__shape, *s_dot, *s_out, *s_call, *s__leaf, *s_reduce, *s_tracer;
 
 static unsigned long memo_gen = 1; /* bumped by `memos_cleared()` (fast_paths.clear_memos) */
 
@@ -56,7 +57,7 @@ static PyObject *configure_lazy(PyObject *mod, PyObject *args) {
 /* A LazyArray's node (new reference): its C field where LazyArray has the C base (`LazyFields`)
    and it is set, else the attribute. */
 PyObject *node_of(PyObject *o) {
-    if (PyObject_TypeCheck(o, lazyfields_type)) {
+    if (IS_A(o, lazyfields_type, lazy_type)) {
         PyObject *n = ((LazyFields *)o)->node;
         if (n) {
             Py_INCREF(n);
@@ -68,7 +69,7 @@ PyObject *node_of(PyObject *o) {
 
 /* out._node = n (a new LazyArray: its C field where it has one) */
 static int set_node(PyObject *out, PyObject *n) {
-    if (PyObject_TypeCheck(out, lazyfields_type)) {
+    if (IS_A(out, lazyfields_type, lazy_type)) {
         LazyFields *f = (LazyFields *)out;
         PyObject *old = f->node;
         Py_INCREF(n);
@@ -324,7 +325,7 @@ static PyObject *binary(Operator *op, PyObject *self, PyObject *other, PyObject 
     if (!mine)
         return NULL;
     PyTypeObject *t = Py_TYPE(other);
-    if (!plain_node(mine) || !(tr = PyObject_GetAttr(st, s_trace))) {
+    if (!plain_node(mine) || !(tr = state_get(st, SF_TRACE))) {
         out = PyErr_Occurred() ? NULL : GENERAL;
         goto done;
     }
@@ -387,7 +388,7 @@ static PyObject *unary(Operator *op, PyObject *self, PyObject *st, PyObject *liv
     if (plain_node(mine) && (hit = memo_get(op, PyList_GetItem(op->ufs, 0), ((NodeFields *)mine)->dtype,
                                             NULL, &err))) {
         Py_INCREF(hit);
-        if ((tr = PyObject_GetAttr(st, s_trace)))
+        if ((tr = state_get(st, SF_TRACE)))
             out = emit(record2(tr, hit, ((NodeFields *)mine)->shape, mine, NULL), st, live);
     }
     if (out == GENERAL && (err || PyErr_Occurred()))
@@ -425,7 +426,7 @@ static PyObject *fast_key(PyObject *x, int scalars, PyObject **node) {
 /* Whether `st` is inside a routine that does not trace (`st.internal is not None and
    st._inside_routine()`): 1, 0, or -1 with an error set. */
 int inside_routine(PyObject *st) {
-    PyObject *i = PyObject_GetAttr(st, s_internal);
+    PyObject *i = state_get(st, SF_INTERNAL);
     if (!i)
         return -1;
     int none = i == Py_None;
@@ -465,7 +466,7 @@ static PyObject *traced2(Operator *op, PyObject *st, PyObject *uf, PyObject *a, 
         out = in < 0 ? NULL : GENERAL;
         goto done;
     }
-    if (!(tr = PyObject_GetAttr(st, s_trace)) || !(tid = trace_get(tr, TF_ID)))
+    if (!(tr = state_get(st, SF_TRACE)) || !(tid = trace_get(tr, TF_ID)))
         goto done;
     if (IS_PY_SCALAR((PyTypeObject *)ka) || IS_PY_SCALAR((PyTypeObject *)kb)) {
         int here = na ? seg_is(na, tid) : 1;
@@ -522,7 +523,7 @@ static PyObject *traced_ufunc(Operator *op, PyObject *st, PyObject *uf, PyObject
         out = in < 0 ? NULL : GENERAL;
         goto done;
     }
-    if (!(tr = PyObject_GetAttr(st, s_trace)) || !(x = operand(tr, a, na, &err)) || Py_TYPE(x) != node_type)
+    if (!(tr = state_get(st, SF_TRACE)) || !(x = operand(tr, a, na, &err)) || Py_TYPE(x) != node_type)
         goto done;
     out = emit(record2(tr, hit, ((NodeFields *)x)->shape, x, NULL), st, live);
 done:
@@ -558,38 +559,54 @@ static PyObject *thread_state(PyObject *tls) {
     return st;
 }
 
-static PyObject *op_call(PyObject *o, PyObject *args, PyObject *kw) {
-    Operator *op = (Operator *)o;
-    Py_ssize_t n = PyTuple_Check(args) ? PyTuple_Size(args) : -1;
-    PyObject *self = n > 0 ? PyTuple_GetItem(args, 0) : NULL, *st = NULL, *live = NULL, *out = GENERAL;
-    int want = op->kind == BINARY ? 2 : op->kind <= REDUCE ? 1 : op->kind == UFUNC ? 4 : 5;
-    if (kw || n != want || (op->kind < UFUNC && Py_TYPE(self) != lazy_type) || !lazy_type)
-        return PyObject_Call(op->general, args, kw);
+/* The operator's steps on its arguments `a` (the instance first; as many as its kind takes): its
+   result, or GENERAL (its Python function takes the call). */
+PyObject *op_run(Operator *op, PyObject *const *a) {
+    PyObject *self = a[0], *st, *live, *out = GENERAL;
+    if ((op->kind < UFUNC && Py_TYPE(self) != lazy_type) || !lazy_type)
+        return GENERAL;
     if (op->kind >= UFUNC) {
         st = self;
         Py_INCREF(st);
     } else if (!(st = thread_state(op->tls))) {
         return NULL;
     }
-    if (!(live = PyObject_GetAttr(st, s_live)))
+    if (!(live = state_get(st, SF_LIVE)))
         out = NULL;
     else if (!PyList_Check(live) && Py_TYPE(live) != live_type)
         out = GENERAL; /* (None: not recording) */
     else if (op->kind == BINARY)
-        out = binary(op, self, PyTuple_GetItem(args, 1), st, live);
+        out = binary(op, self, a[1], st, live);
     else if (op->kind == UNARY)
         out = unary(op, self, st, live);
     else if (op->kind == REDUCE)
         out = reduce_method(op, self, st, live);
     else if (op->kind == UFUNC)
-        out = traced_ufunc(op, st, PyTuple_GetItem(args, 1), PyTuple_GetItem(args, 2), PyTuple_GetItem(args, 3), live);
+        out = traced_ufunc(op, st, a[1], a[2], a[3], live);
     else
-        out = traced_product(op, st, PyTuple_GetItem(args, 1), PyTuple_GetItem(args, 3), PyTuple_GetItem(args, 4), live);
+        out = traced_product(op, st, a[1], a[3], a[4], live);
     Py_DECREF(st);
     Py_XDECREF(live);
-    if (out == GENERAL)
-        return PyObject_Call(op->general, args, kw);
     return out;
+}
+
+static PyObject *op_call(PyObject *o, PyObject *args, PyObject *kw) {
+    Operator *op = (Operator *)o;
+    Py_ssize_t n = PyTuple_Check(args) ? PyTuple_Size(args) : -1;
+    int want = op->kind == BINARY ? 2 : op->kind <= REDUCE ? 1 : op->kind == UFUNC ? 4 : 5;
+    PyObject *a[5], *out = GENERAL;
+    if (!kw && n == want) {
+        for (int i = 0; i < want; i++)
+            a[i] = PyTuple_GetItem(args, i);
+        out = op_run(op, a);
+    }
+    return out == GENERAL ? PyObject_Call(op->general, args, kw) : out;
+}
+
+PyObject *operator_binary(PyObject *o, PyObject *self, PyObject *other) {
+    Operator *op = (Operator *)o;
+    PyObject *a[2] = {self, other}, *out = op->kind == BINARY ? op_run(op, a) : GENERAL;
+    return out == GENERAL ? PyObject_CallFunctionObjArgs(op->general, self, other, NULL) : out;
 }
 
 static PyObject *op_get(PyObject *self, PyObject *obj, PyObject *type) {
@@ -662,7 +679,7 @@ static PyType_Slot op_slots[] = {
 
 static PyType_Spec op_spec = {"cuarray._core._nodecore.Operator", sizeof(Operator), 0,
                               Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_METHOD_DESCRIPTOR, op_slots};
-static PyTypeObject *op_type;
+PyTypeObject *op_type;
 
 static PyObject *make(int kind, int reflected, PyObject *memo, PyObject *tls, PyObject *general, PyObject *ufs) {
     if (!PyDict_Check(memo) || !PyCallable_Check(general)) {
@@ -747,12 +764,11 @@ static PyMethodDef lazy_methods[] = {
     {NULL, NULL, 0, NULL}};
 
 int nc_lazyops_init(PyObject *m) {
-    const char *names[] = {"st", "live", "trace", "_node", "_dtype", "_shape", "compute", "by_value", "a", "array",
-                           "internal", "_inside_routine", "dot", "out", "call", "_leaf", "reduce", "tracer"};
-    PyObject **slots[] = {&s_st, &s_live, &s_trace, &s__node, &s__dtype, &s__shape, &s_compute, &s_by_value,
-                          &s_a, &s_array, &s_internal, &s_inside, &s_dot, &s_out, &s_call, &s__leaf, &s_reduce,
-                          &s_tracer};
-    for (int i = 0; i < 18; i++)
+    const char *names[] = {"st", "_node", "_dtype", "_shape", "compute", "by_value", "a", "array",
+                           "_inside_routine", "dot", "out", "call", "_leaf", "reduce", "tracer"};
+    PyObject **slots[] = {&s_st, &s__node, &s__dtype, &s__shape, &s_compute, &s_by_value,
+                          &s_a, &s_array, &s_inside, &s_dot, &s_out, &s_call, &s__leaf, &s_reduce, &s_tracer};
+    for (int i = 0; i < 15; i++)
         if (!(*slots[i] = PyUnicode_InternFromString(names[i])))
             return -1;
     if (!(op_type = (PyTypeObject *)PyType_FromSpec(&op_spec)))

@@ -23,8 +23,8 @@ typedef struct {
 
 
 /* lazyops.c: lazy mode's types (`configure_lazy`), interned names, and the steps every operator takes */
-extern PyTypeObject *lazy_type, *ndarray_type;
-extern PyObject *s_trace, *s__dtype, *s__shape, *s_dot, *s_out, *s_call, *s__leaf, *s_reduce, *s_tracer;
+extern PyTypeObject *lazy_type, *ndarray_type, *op_type;
+extern PyObject *s__dtype, *s__shape, *s_dot, *s_out, *s_call, *s__leaf, *s_reduce, *s_tracer;
 PyObject *node_of(PyObject *o);
 int str_is(PyObject *o, PyObject *s);
 int plain_node(PyObject *o);
@@ -32,6 +32,12 @@ PyObject *trace_array(PyObject *trace, PyObject *a);
 PyObject *emit(PyObject *n, PyObject *st, PyObject *live);
 int inside_routine(PyObject *st);
 int seg_is(PyObject *node, PyObject *tid);
+
+/* An Operator's steps on its arguments `a` (the instance, or for UFUNC and CALL the lazy state, first):
+   its result, or GENERAL where its Python function takes the call (lazyops.c's `op_run`) */
+PyObject *op_run(Operator *op, PyObject *const *a);
+/* `self <op> other` of a binary `Operator` (op_call's steps, no argument tuple): live.c's number slots */
+PyObject *operator_binary(PyObject *op, PyObject *self, PyObject *other);
 
 /* lazycalls.c: `st.call("dot", ...)` and `self.<name>()` of a LazyArray (GENERAL where they do not apply) */
 PyObject *traced_product(Operator *op, PyObject *st, PyObject *name, PyObject *args, PyObject *kwargs, PyObject *live);

@@ -33,8 +33,26 @@ typedef struct LazyFields {
 
 enum { TF_ID, TF_OPS, TF_LEAVES, TF_VALUES, TF_BY_VALUE };
 
+/* A thread's lazy-mode state's fields (`fusion.lazy_mode._State`'s base: the order of
+   `_StateFields.__slots__` there), which every operator reads (live.c). */
+typedef struct {
+    PyObject_HEAD
+    PyObject *live, *trace, *internal;
+} StateFields;
+
+enum { SF_LIVE, SF_TRACE, SF_INTERNAL };
+
 /* The entries a trace expects (`Trace.expect`: its thread's last plan's), borrowed; NULL where none. */
 PyObject *trace_expect(PyObject *trace);
+
+/* PyObject_TypeCheck(o, base), answered first by the one class expected there (`exact`: the Python
+   class built on `base`, held by the configure function that set it; NULL until then). A check
+   PyType_IsSubtype answers walks the class's MRO, and the records make several per operation
+   (1.7% of a cached 10-node evaluation, stubbed). */
+#define IS_A(o, base, exact) (Py_TYPE(o) == (exact) || PyObject_TypeCheck((o), (base)))
+/* The classes built on TraceFields and StateFields (`fusion.trace.Trace`, `lazy_mode._State`:
+   `configure_trace`, `configure_lazy_ufunc`) */
+extern PyTypeObject *trace_class, *state_class;
 
 /* node->field = v, a new reference (the field was NULL: a node just allocated) */
 #define SET(node, field, v)              \
@@ -45,7 +63,7 @@ PyObject *trace_expect(PyObject *trace);
     } while (0)
 
 /* nodes.c: the Node class (`configure`), its allocator, interned names and constants */
-extern PyTypeObject *node_type, *tracefields_type, *lazyfields_type;
+extern PyTypeObject *node_type, *tracefields_type, *lazyfields_type, *statefields_type;
 extern allocfunc node_alloc;
 extern PyObject *s_ufunc, *s_scalar, *s_ops, *s_leaves, *s_values, *s_id, *empty, *zero, *one;
 
@@ -63,11 +81,16 @@ PyObject *nc_scalar(PyObject *trace, PyObject *v, PyObject *t);
 
 /* lazyops.c: its types and functions added to the module (0, or -1 with an error set) */
 int nc_lazyops_init(PyObject *module);
+/* ufunccall.c: `UfuncCall` (the ufunc call's dispatch point) and its configure function, likewise */
+int nc_ufunccall_init(PyObject *module);
 
 /* live.c: LazyFields and Live (added to the module: 0, or -1 with an error set); `live_type`;
    `live_add(live, x)`: link the LazyArray `x` into the Live set `live` (0, or -1 with an error set). */
 int nc_live_init(PyObject *module);
 extern PyTypeObject *live_type;
 int live_add(PyObject *live, PyObject *x);
+/* The field `which` (SF_*) of a thread's lazy state, a new reference: from the C struct where `st`
+   is a StateFields with it set, else by name (NULL with an error set where it has none). */
+PyObject *state_get(PyObject *st, int which);
 
 #endif

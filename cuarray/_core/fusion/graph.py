@@ -14,13 +14,13 @@ missing loops, AxisError).
 from __future__ import annotations
 
 import math
-import os
 
 import numpy
 
 from .. import dtypes as _dtypes
 from .. import reduction_ops as _rops
 from .. import shapes as _shapes
+from ..nodecore import native  # (the optional C node core, `_core/nodecore.py`)
 from ..ndarray import ndarray
 from ..dtypes import PY_SCALARS as _PY_SCALARS
 
@@ -33,23 +33,6 @@ REDUCE_OPS = ("sum", "prod", "max", "min", "any", "all")
 _BOOL = numpy.dtype(bool)
 
 
-def _load_native():
-    """The optional C extension `_nodecore` (`_core/_native/nodes.c`, built by setup.py where a
-    compiler exists), or None: unbuilt, or CUARRAY_PURE_PYTHON_NODES=1."""
-    if os.environ.get("CUARRAY_PURE_PYTHON_NODES", "") not in ("", "0"):
-        return None
-    try:
-        from .. import _nodecore
-    except ImportError:
-        return None
-    # (a build older than these sources lacks what they use: the Python fallback, not a mix)
-    return _nodecore if all(hasattr(_nodecore, n) for n in _NATIVE_NEEDS) else None
-
-
-# What these sources use of `_nodecore` (a build made from older sources lacks some: main's before issue 57).
-_NATIVE_NEEDS = ("NodeFields", "TraceFields", "LazyFields", "Live", "memos_cleared", "configure_lazy",
-                 "traced_call_operator", "reduce_operator")
-native = _load_native()
 
 
 class _NodeFields:

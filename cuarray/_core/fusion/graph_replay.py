@@ -147,7 +147,8 @@ def run(prog, values):
         # signature is made for `explain()`, which says why from the Program alone (a 10-node chain
         # paid ~1 us an evaluation for the question: issue 57).
         lg.sig, lg.why, lg.outs = (values, ()), facts[4], None
-        return prog.run(values)
+        one = prog.one  # (`Program.run`'s one-kernel case inline: the commonest Program of a loop body)
+        return [one.run(values)] if one is not None else prog.run(values)
     outs = _replayed(lg, prog, values, facts)
     if outs is None:
         outs = prog.run(values)

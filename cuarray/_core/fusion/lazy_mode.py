@@ -68,18 +68,25 @@ class _Unsupported(Exception):
     """A call lazy mode does not build a node for: it runs eagerly."""
 
 
-class _State:
+class _StateFields:
+    """The fields every operator reads as Python slots: `_nodecore.StateFields`'s fallback (the
+    same names, which the C operators read by offset, not by a look-up in the instance dict)."""
+
+    __slots__ = ("live", "trace", "internal")
+
+
+class _State(_StateFields if _g.native is None else _g.native.StateFields):
     """A thread's lazy mode (`_threads.st`, a plain object: a fifth of a thread-local's reads); its tracer."""
 
     depth = 0
-    live = None  # weak references to the lazy arrays made (None while `fuse` traces)
-    trace = None  # the `Trace` recording the graph since the last computation
     host = False  # `lazy(evaluate="numpy")`: NumPy arrays are leaves; nothing reaches a device
-    # Inside a routine that does not trace (see the module docstring): (trace, its length) when
-    # the routine took its inputs; the user's code is back once anything was recorded since.
-    internal = None
 
     def __init__(self):
+        self.live = None  # the lazy arrays made: a `_Live` (None while `fuse` traces)
+        self.trace = None  # the `Trace` recording the graph since the last computation
+        # Inside a routine that does not trace (see the module docstring): (trace, its length) when
+        # the routine took its inputs; the user's code is back once anything was recorded since.
+        self.internal = None
         self.plans = _Plans()  # the Programs this thread ran, the next one predicted (`plans.Plans`)
 
     def _inside_routine(self) -> bool:
@@ -153,6 +160,10 @@ class _State:
 
     def compute(self, nodes) -> None:
         _evaluation.compute(self, nodes)
+
+
+if _g.native is not None:  # (the ufunc call's C dispatch point asks this state's `ufunc` without a look-up)
+    _g.native.configure_lazy_ufunc(_State, _State.ufunc)
 
 
 class _Threads(threading.local):
@@ -451,8 +462,12 @@ _BINARY = {"add": "add", "sub": "subtract", "mul": "multiply", "truediv": "divid
            "mod": "remainder", "pow": "power", "and": "bitwise_and", "or": "bitwise_or", "xor": "bitwise_xor",
            "lshift": "left_shift", "rshift": "right_shift", "matmul": "matmul"}
 for _k, _v in _BINARY.items():
-    setattr(LazyArray, "__{}__".format(_k), _binary(_v))
-    setattr(LazyArray, "__r{}__".format(_k), _binary(_v, True))
+    _op, _rop = _binary(_v), _binary(_v, True)
+    # Where the node core is built, the C base's number slot runs the two (`_native/live.c`: no
+    # method look-up or argument tuple per operation); else (and for `pow`) they are the methods.
+    if _g.native is None or not _g.native.bind_binary(_k, _op, _rop):
+        setattr(LazyArray, "__{}__".format(_k), _op)
+        setattr(LazyArray, "__r{}__".format(_k), _rop)
 _COMPARE = {"lt": "less", "le": "less_equal", "gt": "greater", "ge": "greater_equal", "eq": "equal",
             "ne": "not_equal"}
 for _k, _v in _COMPARE.items():
@@ -577,7 +592,15 @@ class lazy:
     On device arrays, ``with cuarray.lazy():`` evaluates the same graph as fused kernels.
     """
 
+    # `with cuarray.lazy():`, the common case, is these defaults: its `__init__` sets nothing
+    # (0.42 -> 0.2 us a context, stubbed: it is made at every evaluation of a loop body).
+    _fn = _evaluate = _saved = _prev = _host_saved = None
+    _host = False
+    _track = True
+
     def __init__(self, fn=None, *, evaluate=None, _track=True):
+        if fn is None and evaluate is None and _track is True:
+            return
         if evaluate not in (None, "device", "numpy"):
             raise ValueError("lazy: evaluate must be 'device' or 'numpy', not {!r}".format(evaluate))
         if fn is not None and not callable(fn):
@@ -628,8 +651,9 @@ class lazy:
             st.live = _Live()
             st.trace = Trace(st.plans.expect)
             st.internal = None
-        # This thread's tracer from here to `__exit__` (another thread's calls read their own slot).
-        self._prev = _tracing.install(st) if _tstate.tracer is not st else st
+        # This thread's tracer from here to `__exit__` (another thread's calls read their own slot);
+        # inside an outer `lazy()`, it already is (`install` returns it: nothing to undo).
+        self._prev = _tracing.install(st)
         st.depth = depth + 1
         if not self._track:  # tracing (`fuse`): nothing is computed on exit
             self._saved, st.live = st.live, None

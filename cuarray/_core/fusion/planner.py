@@ -270,7 +270,7 @@ class Program:
         if self.multi:
             return self._run_multi(values)
         slots = list(values)
-        if _tracing.active[0] and self.eager:
+        if _tracing.active and self.eager:
             with _tracing.suspended():
                 for st in self.steps:
                     slots.append(st.run(slots))
@@ -432,7 +432,8 @@ def plan_traced(trace, outputs, plans=None):
     entries (0.8 -> 0.3 us for a 10-node chain, stubbed: issue 57). A prediction holds only
     while the plan cache it came from is the one in use and not cleared since (`clear`), so a
     test that swaps the cache out plans afresh."""
-    pos = trace.positions(outputs)
+    n = outputs[0] if len(outputs) == 1 else None  # (one output recorded here: `positions` inline)
+    pos = (n.pos,) if n is not None and n.seg == trace.id and trace.cacheable else trace.positions(outputs)
     if pos is None:
         return plan_cached(outputs)
     ops = trace.ops

@@ -35,22 +35,11 @@ _S_ENTRY = {t: ("s", t) for t in _PY_DTYPES}  # a Python scalar's entry (one tup
 
 
 class _TraceFields:
-    """A trace's fields as Python slots: `_nodecore.TraceFields`'s fallback (the same names, which
-    the C records read without a look-up by name)."""
+    """A trace's fields as Python slots and their first values: `_nodecore.TraceFields`'s fallback
+    (the same names, which the C records read without a look-up by name; its `__init__` is this
+    one's, step for step)."""
 
     __slots__ = ("id", "ops", "leaves", "values", "by_value", "ordinal", "cacheable", "t0", "held", "expect")
-
-
-class Trace(_TraceFields if _native is None else _native.TraceFields):
-    """Nodes recorded since the last computation: `ops` (the structure entries), `leaves` (one
-    node per program input, in input order), `values` (their values), `cacheable` (False once a
-    node cannot say what it does: a call without a signature). `expect`: the entries of the
-    thread's last plan (`planner.LastPlan.ops`), or None: the C records append the entry found
-    there at the same position when it is the one they would make (equal, so the key is the
-    same), so a loop body's entries are not made anew and the plan's equality test meets the
-    same objects (the Python methods make their own: the key is the same either way)."""
-
-    __slots__ = ()  # (the fields are the base's: C members by offset, or Python slots)
 
     def __init__(self, expect=None):
         self.expect = expect
@@ -63,6 +52,18 @@ class Trace(_TraceFields if _native is None else _native.TraceFields):
         self.ordinal = None  # entry position of an input -> its index among the inputs (`input_slot`)
         self.cacheable = True
         self.held = None  # leaves that are computed operations (their `args` go after the evaluation)
+
+
+class Trace(_TraceFields if _native is None else _native.TraceFields):
+    """Nodes recorded since the last computation: `ops` (the structure entries), `leaves` (one
+    node per program input, in input order), `values` (their values), `cacheable` (False once a
+    node cannot say what it does: a call without a signature). `expect`: the entries of the
+    thread's last plan (`planner.LastPlan.ops`), or None: the C records append the entry found
+    there at the same position when it is the one they would make (equal, so the key is the
+    same), so a loop body's entries are not made anew and the plan's equality test meets the
+    same objects (the Python methods make their own: the key is the same either way)."""
+
+    __slots__ = ()  # (the fields, and `__init__(expect=None)`, are the base's: C, or Python slots)
 
     def record(self, n) -> int:
         """Record `n` (and, first, its inputs not yet recorded here); its entry's position."""
@@ -310,6 +311,7 @@ class Trace(_TraceFields if _native is None else _native.TraceFields):
 # these: one call from the operator to its recorded node.
 if _native is not None:
     _native.configure(Node, _S_ENTRY, _PY_DTYPES, Trace.ufunc_scalar, Trace.ufunc)
+    _native.configure_trace(Trace, _clock, _ids)
     record_ufunc, record_ufunc_scalar = _native.ufunc, _native.ufunc_scalar
 else:
     record_ufunc, record_ufunc_scalar = Trace.ufunc, Trace.ufunc_scalar
