@@ -37,19 +37,10 @@ static PyObject *configure_lazy(PyObject *mod, PyObject *args) {
                                          "MAX_CHAIN, Trace.array)");
         return NULL;
     }
-    PyObject *old[6] = {(PyObject *)lazy_type, (PyObject *)ndarray_type, broadcast_shapes, method_type, max_chain,
-                        py_array};
-    PyObject *new[6] = {lz, nd, bc, mt, mc, pa};
-    for (int i = 0; i < 6; i++)
-        Py_INCREF(new[i]);
-    lazy_type = (PyTypeObject *)lz;
-    ndarray_type = (PyTypeObject *)nd;
-    broadcast_shapes = bc;
-    method_type = mt;
-    max_chain = mc;
-    py_array = pa;
-    for (int i = 0; i < 6; i++)
-        Py_XDECREF(old[i]);
+    PyObject **const slots[6] = {(PyObject **)&lazy_type, (PyObject **)&ndarray_type, &broadcast_shapes, &method_type,
+                                 &max_chain, &py_array};
+    PyObject *const values[6] = {lz, nd, bc, mt, mc, pa};
+    replace_refs(slots, values, 6);
     lazy_alloc = (allocfunc)PyType_GetSlot(lazy_type, Py_tp_alloc);
     Py_RETURN_NONE;
 }

@@ -109,13 +109,9 @@ static PyObject *bind_binary(PyObject *mod, PyObject *args) {
             PyErr_SetString(PyExc_TypeError, "bind_binary(name, op, rop): two Operators");
             return NULL;
         }
-        PyObject *old[2] = {bin_ops[i][0], bin_ops[i][1]};
-        Py_INCREF(op);
-        Py_INCREF(rop);
-        bin_ops[i][0] = op;
-        bin_ops[i][1] = rop;
-        Py_XDECREF(old[0]);
-        Py_XDECREF(old[1]);
+        PyObject **const slots[2] = {&bin_ops[i][0], &bin_ops[i][1]};
+        PyObject *const values[2] = {op, rop};
+        replace_refs(slots, values, 2);
         Py_RETURN_TRUE;
     }
     Py_RETURN_FALSE;

@@ -62,6 +62,19 @@ extern PyTypeObject *trace_class, *state_class;
         (node)->field = v_;              \
     } while (0)
 
+/* *slots[i] = values[i] (i < n <= 8), each a new reference, the replaced ones released after all
+   are set (a dealloc may run Python code): what each configure function does with what it keeps. */
+static inline void replace_refs(PyObject **const slots[], PyObject *const values[], int n) {
+    PyObject *old[8];
+    for (int i = 0; i < n; i++) {
+        Py_INCREF(values[i]);
+        old[i] = *slots[i];
+        *slots[i] = values[i];
+    }
+    for (int i = 0; i < n; i++)
+        Py_XDECREF(old[i]);
+}
+
 /* nodes.c: the Node class (`configure`), its allocator, interned names and constants */
 extern PyTypeObject *node_type, *tracefields_type, *lazyfields_type, *statefields_type;
 extern allocfunc node_alloc;

@@ -144,15 +144,9 @@ static PyObject *configure_trace(PyObject *mod, PyObject *args) {
         PyErr_SetString(PyExc_TypeError, "configure_trace(Trace, clock, ids): a TraceFields class, a callable, an iterator");
         return NULL;
     }
-    PyObject *old[3] = {(PyObject *)trace_class, trace_clock, trace_ids};
-    Py_INCREF(cls);
-    Py_INCREF(clock);
-    Py_INCREF(ids);
-    trace_class = (PyTypeObject *)cls;
-    trace_clock = clock;
-    trace_ids = ids;
-    for (int i = 0; i < 3; i++)
-        Py_XDECREF(old[i]);
+    PyObject **const slots[3] = {(PyObject **)&trace_class, &trace_clock, &trace_ids};
+    PyObject *const values[3] = {cls, clock, ids};
+    replace_refs(slots, values, 3);
     Py_RETURN_NONE;
 }
 
@@ -213,19 +207,9 @@ static PyObject *configure(PyObject *mod, PyObject *args) {
         PyErr_SetString(PyExc_TypeError, "configure(Node, scalar entries, scalar dtypes, ufunc_scalar, ufunc)");
         return NULL;
     }
-    PyObject *old[5] = {(PyObject *)node_type, scalar_entries, scalar_dtypes, py_ufunc_scalar, py_ufunc};
-    Py_INCREF(node);
-    Py_INCREF(entries);
-    Py_INCREF(dtypes);
-    Py_INCREF(f_scalar);
-    Py_INCREF(f_ufunc);
-    node_type = (PyTypeObject *)node;
-    scalar_entries = entries;
-    scalar_dtypes = dtypes;
-    py_ufunc_scalar = f_scalar;
-    py_ufunc = f_ufunc;
-    for (int i = 0; i < 5; i++)
-        Py_XDECREF(old[i]);
+    PyObject **const slots[5] = {(PyObject **)&node_type, &scalar_entries, &scalar_dtypes, &py_ufunc_scalar, &py_ufunc};
+    PyObject *const values[5] = {node, entries, dtypes, f_scalar, f_ufunc};
+    replace_refs(slots, values, 5);
     node_alloc = (allocfunc)PyType_GetSlot(node_type, Py_tp_alloc);
     Py_RETURN_NONE;
 }

@@ -85,15 +85,9 @@ static PyObject *configure_ufunc_call(PyObject *mod, PyObject *args) {
         PyErr_SetString(PyExc_TypeError, "configure_ufunc_call(tracing.active, tracing.state, ufunc._eager)");
         return NULL;
     }
-    PyObject *old[3] = {uc_active, uc_state, uc_eager};
-    Py_INCREF(active);
-    Py_INCREF(state);
-    Py_INCREF(eager);
-    uc_active = active;
-    uc_state = state;
-    uc_eager = eager;
-    for (int i = 0; i < 3; i++)
-        Py_XDECREF(old[i]);
+    PyObject **const slots[3] = {&uc_active, &uc_state, &uc_eager};
+    PyObject *const values[3] = {active, state, eager};
+    replace_refs(slots, values, 3);
     Py_RETURN_NONE;
 }
 
@@ -112,13 +106,10 @@ static PyObject *configure_lazy_ufunc(PyObject *mod, PyObject *args) {
         PyErr_SetString(PyExc_TypeError, "configure_lazy_ufunc: the state type is built on StateFields");
         return NULL;
     }
-    PyObject *old[2] = {(PyObject *)state_class, uc_lazy_op};
-    Py_INCREF(type);
-    Py_INCREF(op);
-    state_class = (PyTypeObject *)type; /* (also what `state_get` expects first: live.c) */
-    uc_lazy_op = op;
-    Py_XDECREF(old[0]);
-    Py_XDECREF(old[1]);
+    PyObject **const slots[2] = {(PyObject **)&state_class, &uc_lazy_op}; /* (state_class: also what
+                                                                             `state_get` expects first) */
+    PyObject *const values[2] = {type, op};
+    replace_refs(slots, values, 2);
     Py_RETURN_NONE;
 }
 
