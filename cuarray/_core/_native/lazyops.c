@@ -637,13 +637,7 @@ static int op_clear(PyObject *self) {
     return 0;
 }
 
-static void op_dealloc(PyObject *self) {
-    PyTypeObject *tp = Py_TYPE(self);
-    PyObject_GC_UnTrack(self);
-    op_clear(self);
-    ((freefunc)PyType_GetSlot(tp, Py_tp_free))(self);
-    Py_DECREF(tp);
-}
+static void op_dealloc(PyObject *self) { gc_dealloc(self, op_clear); }
 
 static PyMemberDef op_members[] = {{"general", T_OBJECT, offsetof(Operator, general), READONLY, NULL},
                                    {NULL, 0, 0, 0, NULL}};

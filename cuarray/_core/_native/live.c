@@ -62,13 +62,7 @@ static int lazyf_clear(PyObject *self) {
     return 0;
 }
 
-static void lazyf_dealloc(PyObject *self) {
-    PyTypeObject *tp = Py_TYPE(self);
-    PyObject_GC_UnTrack(self);
-    lazyf_clear(self);
-    ((freefunc)PyType_GetSlot(tp, Py_tp_free))(self);
-    Py_DECREF(tp);
-}
+static void lazyf_dealloc(PyObject *self) { gc_dealloc(self, lazyf_clear); }
 
 /* -- LazyFields' number slots: a LazyArray's binary operators ------------------------------------
    `l * m`, `l - 1.0`, `2 * l`: CPython calls a type's number slot itself, where a Python `__mul__`
@@ -160,28 +154,7 @@ PyObject *state_get(PyObject *st, int which) {
     return PyObject_GetAttr(st, which == SF_LIVE ? s_live_ : which == SF_TRACE ? s_trace_ : s_internal_);
 }
 
-static int statef_traverse(PyObject *self, visitproc visit, void *arg) {
-    PyObject **f = SFIELDS(self);
-    for (int i = 0; i < STATE_FIELDS; i++)
-        Py_VISIT(f[i]);
-    Py_VISIT((PyObject *)Py_TYPE(self));
-    return 0;
-}
-
-static int statef_clear(PyObject *self) {
-    PyObject **f = SFIELDS(self);
-    for (int i = 0; i < STATE_FIELDS; i++)
-        Py_CLEAR(f[i]);
-    return 0;
-}
-
-static void statef_dealloc(PyObject *self) {
-    PyTypeObject *tp = Py_TYPE(self);
-    PyObject_GC_UnTrack(self);
-    statef_clear(self);
-    ((freefunc)PyType_GetSlot(tp, Py_tp_free))(self);
-    Py_DECREF(tp);
-}
+FIELD_RUN_GC(statef, SFIELDS, STATE_FIELDS)
 
 #define SMEMBER(name) {#name, T_OBJECT_EX, offsetof(StateFields, name), 0, NULL}
 static PyMemberDef statef_members[] = {SMEMBER(live), SMEMBER(trace), SMEMBER(internal), {NULL, 0, 0, 0, NULL}};

@@ -75,6 +75,33 @@ static inline void replace_refs(PyObject **const slots[], PyObject *const values
         Py_XDECREF(old[i]);
 }
 
+/* A GC heap type's dealloc: untrack, `clear` its references, free, release the type. */
+static inline void gc_dealloc(PyObject *self, inquiry clear) {
+    PyTypeObject *tp = Py_TYPE(self);
+    PyObject_GC_UnTrack(self);
+    clear(self);
+    ((freefunc)PyType_GetSlot(tp, Py_tp_free))(self);
+    Py_DECREF(tp);
+}
+
+/* The GC slots (prefix_traverse, prefix_clear, prefix_dealloc) of a type whose references are the
+   N consecutive PyObject* fields from FIRST(o) on (NodeFields, TraceFields, StateFields). */
+#define FIELD_RUN_GC(prefix, FIRST, N)                                       \
+    static int prefix##_traverse(PyObject *self, visitproc visit, void *arg) { \
+        PyObject **f = FIRST(self);                                          \
+        for (int i = 0; i < (N); i++)                                        \
+            Py_VISIT(f[i]);                                                  \
+        Py_VISIT((PyObject *)Py_TYPE(self)); /* (a heap type's instances reference it) */ \
+        return 0;                                                            \
+    }                                                                        \
+    static int prefix##_clear(PyObject *self) {                              \
+        PyObject **f = FIRST(self);                                          \
+        for (int i = 0; i < (N); i++)                                        \
+            Py_CLEAR(f[i]);                                                  \
+        return 0;                                                            \
+    }                                                                        \
+    static void prefix##_dealloc(PyObject *self) { gc_dealloc(self, prefix##_clear); }
+
 /* nodes.c: the Node class (`configure`), its allocator, interned names and constants */
 extern PyTypeObject *node_type, *tracefields_type, *lazyfields_type, *statefields_type;
 extern allocfunc node_alloc;

@@ -20,29 +20,7 @@
 #define N_FIELDS 10
 #define FIELDS(o) (&((NodeFields *)(o))->kind)
 
-static int fields_traverse(PyObject *self, visitproc visit, void *arg) {
-    PyObject **f = FIELDS(self);
-    for (int i = 0; i < N_FIELDS; i++)
-        Py_VISIT(f[i]);
-    Py_VISIT((PyObject *)Py_TYPE(self)); /* (a heap type's instances reference it) */
-    return 0;
-}
-
-static int fields_clear(PyObject *self) {
-    PyObject **f = FIELDS(self);
-    for (int i = 0; i < N_FIELDS; i++)
-        Py_CLEAR(f[i]);
-    return 0;
-}
-
-static void fields_dealloc(PyObject *self) {
-    PyTypeObject *tp = Py_TYPE(self);
-    PyObject_GC_UnTrack(self);
-    fields_clear(self);
-    freefunc free_ = (freefunc)PyType_GetSlot(tp, Py_tp_free);
-    free_(self);
-    Py_DECREF(tp);
-}
+FIELD_RUN_GC(fields, FIELDS, N_FIELDS)
 
 #define MEMBER(name) {#name, T_OBJECT_EX, offsetof(NodeFields, name), 0, NULL}
 static PyMemberDef fields_members[] = {MEMBER(kind), MEMBER(args),  MEMBER(shape), MEMBER(dtype), MEMBER(attr),
@@ -64,28 +42,7 @@ static PyType_Spec fields_spec = {"cuarray._core._nodecore.NodeFields", sizeof(N
 #define TRACE_FIELDS 10
 #define TFIELDS(o) (&((TraceFields *)(o))->id)
 
-static int trace_traverse(PyObject *self, visitproc visit, void *arg) {
-    PyObject **f = TFIELDS(self);
-    for (int i = 0; i < TRACE_FIELDS; i++)
-        Py_VISIT(f[i]);
-    Py_VISIT((PyObject *)Py_TYPE(self));
-    return 0;
-}
-
-static int trace_clear(PyObject *self) {
-    PyObject **f = TFIELDS(self);
-    for (int i = 0; i < TRACE_FIELDS; i++)
-        Py_CLEAR(f[i]);
-    return 0;
-}
-
-static void trace_dealloc(PyObject *self) {
-    PyTypeObject *tp = Py_TYPE(self);
-    PyObject_GC_UnTrack(self);
-    trace_clear(self);
-    ((freefunc)PyType_GetSlot(tp, Py_tp_free))(self);
-    Py_DECREF(tp);
-}
+FIELD_RUN_GC(trace, TFIELDS, TRACE_FIELDS)
 
 /* `Trace(expect=None)`: `_TraceFields.__init__` (trace.py) step for step, the clock and the id
    counter given by `configure_trace`. Made at every entry into lazy mode and every evaluation
