@@ -459,6 +459,18 @@ CUARRAY_LIN_DEV void weighted_complex(P wh, P wl, Y lre, Y lim, Y hre, Y him, de
   im = (mul_rn(ah, (C)him) + mul_rn(z, (C)hre)) + (mul_rn(al, (C)lim) + mul_rn(z, (C)lre));
 }
 
+// numpy.interp's retry where slope * (v - x_lo) + y_lo is NaN: from x_hi, then y_lo where y_lo == y_hi
+// (a call, not inlined: the hot paths keep it out of their issue slots).
+#ifdef __CUDACC__
+__device__ __noinline__
+#else
+inline
+#endif
+double numpy_nan_retry(double slope, double v, double xh, double yl, double yh) {
+  double r = mul_rn(slope, v - xh) + yh;
+  return r != r && yl == yh ? yl : r;
+}
+
 // numpy.interp's value at v in [x[0], x[n-1]] (float64), lo the last knot at or before v.
 template <typename Tab>
 CUARRAY_LIN_DEV double numpy_value(const Tab& tab, const typename Tab::Rec& rl, const typename Tab::Rec& rh,
@@ -469,11 +481,7 @@ CUARRAY_LIN_DEV double numpy_value(const Tab& tab, const typename Tab::Rec& rl, 
   double xl = (double)rl.x, xh = (double)rh.x;
   double slope = (yh - yl) / (xh - xl);
   double r = mul_rn(slope, v - xl) + yl;
-  if (r != r) {
-    r = mul_rn(slope, v - xh) + yh;
-    if (r != r && yl == yh) r = yl;
-  }
-  return r;
+  return r != r ? numpy_nan_retry(slope, v, xh, yl, yh) : r;
 }
 
 // numpy.interp's value at v in [x0, xn) on a paired table (MODE_NUMPY with SEARCH 5): what
@@ -486,16 +494,6 @@ CUARRAY_LIN_DEV double numpy_value(const Tab& tab, const typename Tab::Rec& rl, 
 // again cost 18% more shared wavefronts); only past that, a bisection of all the knots (on sorted
 // knots the same segment as last_before's galloping). No end tests: j is in [0, n - 2], and v < xn.
 // The caller sends every other point (NaN, outside, v >= xn) to eval_point.
-#ifdef __CUDACC__
-__device__ __noinline__
-#else
-inline
-#endif
-double numpy_nan_retry(double slope, double v, double xh, double yl, double yh) {
-  double r = mul_rn(slope, v - xh) + yh;
-  return r != r && yl == yh ? yl : r;
-}
-
 template <typename Tab>
 CUARRAY_LIN_DEV double numpy_point(const Tab& tab, int n, const Search& s, double v) {
   double g = (v - s.x0) * s.scale;
