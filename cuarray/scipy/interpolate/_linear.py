@@ -119,7 +119,7 @@ _NEAR_MAX_KNOTS = 2**31 - 1  # SEARCH_NEAR's int knot indices (i + 2 <= n): SEAR
 # an H100, the measured time); shared memory serves the same load at the bank conflicts of each
 # quarter warp (~10 wavefronts). A block's copy costs ~n / 4 cycles of L2 traffic against ~1.4
 # cycles saved a point: it is taken where the points an SM are at least STAGE_KNOTS_PER_POINT x n.
-STAGED_THREADS = 1024
+STAGED_THREADS, STAGED_UNROLL = 1024, 2  # templates/linear.cu's kStagedThreads, kStagedUnroll
 STAGE_KNOTS_PER_POINT = 0.25
 CELLS_PER_KNOT = 2  # table cells a segment (int32 entries: 8 bytes a knot beside its 16-byte record)
 _MAX_CELLS = 2**30
@@ -372,8 +372,9 @@ class Prepared:
             # unit-stride points: the module's kernel; strided: its own module, compiled at first use
             k = LINEAR.get(*self.specs)[-1] if step == 1 else LINEAR.kernel(self.strided)
             _limits.allow_dynamic_shared(k.kernel, nbytes, dev)
-            k.launch(min(-(-m // (STAGED_THREADS * UNROLL)), sms), STAGED_THREADS, q.data.ptr, step, m, xs, n, below,
-                     above, ext, err, out_ptr, shared_mem=nbytes)
+            grid = min(-(-m // (STAGED_THREADS * STAGED_UNROLL)), sms)
+            k.launch(grid, STAGED_THREADS, q.data.ptr, step, m, xs, n, below, above, ext, err, out_ptr,
+                     shared_mem=nbytes)
         else:
             grid = min(-(-m // (THREADS * UNROLL)), BLOCKS_PER_SM * sms)
             k = LINEAR.get(*self.specs)[self.main]

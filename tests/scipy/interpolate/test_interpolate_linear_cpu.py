@@ -253,6 +253,17 @@ def test_staged_table_planner():
     assert _linear.specs(near._replace(paired=False)) == (near._replace(paired=False).spec(),)
 
 
+def test_launch_constants_are_the_templates():
+    """The grids the host computes use the template's block sizes and points a thread (a grid sized
+    for 4 points a thread where the kernel takes 2 launches half the blocks a small call could use)."""
+    import re
+
+    text = (pathlib.Path(_linear.__file__).parent / "templates" / "linear.cu").read_text()
+    for name, value in (("kThreads", _linear.THREADS), ("kUnroll", _linear.UNROLL),
+                        ("kStagedThreads", _linear.STAGED_THREADS), ("kStagedUnroll", _linear.STAGED_UNROLL)):
+        assert re.findall(r"constexpr int %s = (\d+);" % name, text) == [str(value)], name
+
+
 def test_bench_row_launches_the_staged_kernel(h100, recorded_launches):
     """The bench row's shape (1e7 float64 points on 1e4 knots, interp1d(copy=True)'s interleaved
     table): one launch of the staged kernel, one block of 1024 threads an SM, the 160 000-byte table

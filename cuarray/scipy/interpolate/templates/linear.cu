@@ -613,42 +613,42 @@ constexpr int kThreads = 256;
 constexpr int kMinBlocks = 4;
 constexpr int kUnroll = 4;  // points a thread loads before evaluating any: 4 loads in flight
 
-// The kUnroll points of the thread's batch at `base` (p = base + u * THREADS; 0 past m).
-template <int THREADS = kThreads, typename Q>
+// The UNROLL points of the thread's batch at `base` (p = base + u * THREADS; 0 past m).
+template <int THREADS = kThreads, int UNROLL = kUnroll, typename Q>
 CUARRAY_LIN_DEV void load_points(const Q* __restrict__ xq, long long qstride, long long m, long long base, Q* v) {
 #pragma unroll
-  for (int u = 0; u < kUnroll; ++u) {
+  for (int u = 0; u < UNROLL; ++u) {
     long long p = base + (long long)u * THREADS;
     v[u] = p < m ? load_stream(xq + p * qstride) : Q(0);
   }
 }
 
-// Both kernels' grid-stride loop over batches of THREADS * kUnroll consecutive points from `base`
+// Both kernels' grid-stride loop over batches of THREADS * UNROLL consecutive points from `base`
 // (the first batch already in v with PIPE): each load instruction coalesced; with PIPE the next
 // batch's points are loaded before this one is evaluated, so a thread's streaming loads are in
 // flight while it searches. CONTIG: unit-stride points (the caller's qstride is 1), the stride a
 // constant: ~8 integer instructions a point fewer than the strided products (2 us of 62 at the
 // bench row on an H200, staged kernel).
-template <int THREADS, int MODE, int SEARCH, bool PIPE, bool CONTIG, typename Tab, typename Q, typename R>
+template <int THREADS, int UNROLL, int MODE, int SEARCH, bool PIPE, bool CONTIG, typename Tab, typename Q, typename R>
 CUARRAY_LIN_DEV void grid_loop(const Tab& tab, const Search& s, const Q* __restrict__ xq, long long qstride,
                                long long m, long long n, const double* __restrict__ below,
                                const double* __restrict__ above, int ext, unsigned long long* err,
                                R* __restrict__ out, long long base, Q* v, Q* w) {
   const long long qs = CONTIG ? 1 : qstride, ncols = tab.ncols;
-  const long long stride = (long long)gridDim.x * THREADS * kUnroll;
+  const long long stride = (long long)gridDim.x * THREADS * UNROLL;
   for (; base < m; base += stride) {
     if (PIPE)
-      load_points<THREADS>(xq, qs, m, base + stride, w);
+      load_points<THREADS, UNROLL>(xq, qs, m, base + stride, w);
     else
-      load_points<THREADS>(xq, qs, m, base, v);
+      load_points<THREADS, UNROLL>(xq, qs, m, base, v);
 #pragma unroll
-    for (int u = 0; u < kUnroll; ++u) {
+    for (int u = 0; u < UNROLL; ++u) {
       long long p = base + (long long)u * THREADS;
       if (p < m) eval_point<MODE, SEARCH, R>(tab, n, s, v[u], below, above, ext != 0, err, out + p * ncols);
     }
     if (PIPE) {
 #pragma unroll
-      for (int u = 0; u < kUnroll; ++u) v[u] = w[u];
+      for (int u = 0; u < UNROLL; ++u) v[u] = w[u];
     }
   }
 }
@@ -675,7 +675,8 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks) interp1d_linear(const Q*
   long long base = (long long)blockIdx.x * kThreads * kUnroll + threadIdx.x;
   Q v[kUnroll], w[kUnroll];
   if (PIPE) load_points(xq, qstride, m, base, v);
-  grid_loop<kThreads, MODE, SEARCH, PIPE, false>(tab, s, xq, qstride, m, n, below, above, ext, err, out, base, v, w);
+  grid_loop<kThreads, kUnroll, MODE, SEARCH, PIPE, false>(tab, s, xq, qstride, m, n, below, above, ext, err, out, base, v,
+                                                          w);
 }
 
 // interp1d_linear_staged reads the (n, 2) records from shared memory (Table's SHARED). A warp's
@@ -683,6 +684,10 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks) interp1d_linear(const Q*
 // loads a point: the L1 path's limit, docs/perf-notes.md); from shared memory it costs the bank
 // conflicts of each quarter warp (~10).
 constexpr int kStagedThreads = 1024;  // one block an SM (the table takes most of its shared memory)
+// Points a thread of the staged kernel loads at once: 2 (4 took 2% more time at 1e7 points on an H100
+// and 3% at 2e6 points from L2, the SM's own cost; docs/perf-notes.md). A grid-stride loop: each
+// block a contiguous m / gridDim.x points took 16% more time at 1e7 (132 DRAM streams, not one).
+constexpr int kStagedUnroll = 2;
 
 // interp1d_linear with PAIRED and SEARCH 5 on the (n, 2) table x staged in dynamic shared memory
 // (2 n sizeof(T) bytes, the launch's; x 16-byte aligned): each block copies the table once (its
@@ -693,9 +698,9 @@ __global__ void __launch_bounds__(kStagedThreads, 1) interp1d_linear_staged(
     const double* __restrict__ below, const double* __restrict__ above, int ext, unsigned long long* err,
     R* __restrict__ out) {
   extern __shared__ __align__(16) unsigned char staged[];
-  long long base = (long long)blockIdx.x * kStagedThreads * kUnroll + threadIdx.x;
-  Q v[kUnroll], w[kUnroll];
-  if (PIPE) load_points<kStagedThreads>(xq, qstride, m, base, v);
+  long long base = (long long)blockIdx.x * kStagedThreads * kStagedUnroll + threadIdx.x;
+  Q v[kStagedUnroll], w[kStagedUnroll];
+  if (PIPE) load_points<kStagedThreads, kStagedUnroll>(xq, qstride, m, base, v);
   int bytes = (int)(2 * n * (long long)sizeof(T)), words = bytes >> 4;
   for (int i = threadIdx.x; i < words; i += kStagedThreads)
     reinterpret_cast<uint4*>(staged)[i] = __ldg(reinterpret_cast<const uint4*>(x) + i);
@@ -707,8 +712,8 @@ __global__ void __launch_bounds__(kStagedThreads, 1) interp1d_linear_staged(
   tab.y = tab.x;
   tab.ncols = 1;
   Search s = make_search(tab, n, nullptr, 0);
-  grid_loop<kStagedThreads, MODE, 5, PIPE, CONTIG>(tab, s, xq, qstride, m, n, below, above, ext, err, out, base, v,
-                                                   w);
+  grid_loop<kStagedThreads, kStagedUnroll, MODE, 5, PIPE, CONTIG>(tab, s, xq, qstride, m, n, below, above, ext, err,
+                                                                   out, base, v, w);
 }
 
 // The cell table of the knots (x, or with PAIRED the (n, 2) table): start[c] for c in
