@@ -25,7 +25,7 @@ from .. import memory as _memory
 from .. import stream as _stream
 from ._handles import PerThreadHandle, nvmath_bindings
 
-__all__ = ["bindings", "handle", "supports", "SpMatDescr", "spmv", "spmm", "spsv", "clear_descriptor_cache",
+__all__ = ["bindings", "handle", "supports", "SpMatDescr", "spmv", "spmm", "spsv", "gtsv2", "clear_descriptor_cache",
            "get_descriptor_cache_size", "set_descriptor_cache_size"]
 
 # cudaDataType values (library_types.h), ABI-stable: R_32F=0, R_64F=1, C_32F=4, C_64F=5.
@@ -243,3 +243,18 @@ def spsv(mat: SpMatDescr, lower: bool, unit_diagonal: bool, x_ptr: int, y_ptr: i
         # The descriptor may be destroyed once the solve is enqueued (cuSPARSE keeps what the
         # kernels need in the workspace); the workspace goes back to the pool in stream order.
         lib.sp_sv_destroy_descr(d)
+
+
+_GTSV_PREFIX = {"f": "s", "d": "d", "F": "c", "D": "z"}
+
+
+def gtsv2(char: str, m: int, n: int, dl: int, d: int, du: int, b: int, ldb: int) -> None:
+    """Solve A X = B in place for the m x m tridiagonal A (diagonals dl, d, du of m entries each,
+    dl[0] = du[m - 1] = 0; m >= 3) and the n columns of B (column-major, leading dimension ldb),
+    by Gaussian elimination with partial pivoting (cusparse<t>gtsv2), on the current stream."""
+    lib = bindings()
+    p = _GTSV_PREFIX[char]
+    h = handle()
+    size = getattr(lib, p + "gtsv2_buffer_size_ext")(h, m, n, dl, d, du, b, ldb)
+    ws = _workspace(size + 128)  # gtsv2 takes a buffer address that is a multiple of 128 bytes
+    getattr(lib, p + "gtsv2")(h, m, n, dl, d, du, b, ldb, (ws.ptr + 127) & -128)

@@ -1,8 +1,8 @@
 """Cubic interpolators as `PPoly` subclasses: `CubicHermiteSpline` (coefficients from values and
 slopes in a few elementwise passes), `PchipInterpolator`/`pchip_interpolate`, `Akima1DInterpolator`
 (slopes from local formulas) and `CubicSpline`, whose slopes solve a tridiagonal system
-(`_tridiag.solve_tridiagonal`, cyclic reduction over every column at once; 'periodic' splits off
-the last unknown as SciPy does and solves two right-hand sides). The validation SciPy does on
+(`_tridiag.solve_tridiagonal`: cuSPARSE's gtsv2, or cyclic reduction for many columns; 'periodic'
+splits off the last unknown as SciPy does and solves two right-hand sides). The validation SciPy does on
 the host (finite, strictly increasing x) reads three booleans back."""
 
 from typing import Literal

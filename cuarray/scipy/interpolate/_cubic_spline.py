@@ -1,5 +1,5 @@
 """`CubicSpline`: the slopes at the knots solve SciPy's tridiagonal system (its rows, its end
-conditions) by cyclic reduction (`_tridiag`), every extra column at once; then the cubic Hermite
+conditions) by `_tridiag` (cuSPARSE's gtsv2, every extra column in one call); then the cubic Hermite
 coefficients. 'periodic' removes the last unknown as SciPy does: two right-hand sides of the
 (n - 2)-row system in one solve, then the last slope from the remaining row."""
 
@@ -125,7 +125,7 @@ def _slopes_periodic(x, dx, y2, slope):
 
 class CubicSpline(CubicHermiteSpline):
     """See `scipy.interpolate.CubicSpline`. The slopes' tridiagonal system is solved on the
-    device by cyclic reduction (log2(n) levels of elementwise passes)."""
+    device (`_tridiag`: cuSPARSE's gtsv2 with partial pivoting for a spline's few columns)."""
 
     def __init__(self, x, y, axis=0, bc_type="not-a-knot", extrapolate=None):
         x, dx, y, axis, _ = prepare_input(x, y, axis)

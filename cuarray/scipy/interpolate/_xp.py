@@ -62,8 +62,9 @@ from ...sparse import csr_array as csr_array
 from ..._sorting.sorting import sort as sort
 from ..._sorting.searching_reduce import argmax as argmax
 from ..._indexing.inserting import take_along_axis as take_along_axis
+from ...cuda.libs import cusparse as _cusparse
 
-__all__ = ["param", "data", "to_host"]
+__all__ = ["param", "data", "to_host", "gtsv"]
 DEVICE = True  # False in the CPU tests' NumPy stand-in
 
 
@@ -81,3 +82,11 @@ def data(x):
 def to_host(a):
     """A NumPy copy of a device array (a synchronisation)."""
     return _to_host(a)
+
+
+def gtsv(dl, d, du, b):
+    """Solve in place the m x m tridiagonal system (diagonals dl, d, du: dl[0] = du[-1] = 0,
+    m >= 3) for the k right-hand sides of b (k, m), C-contiguous: cuSPARSE's gtsv2 (partial
+    pivoting) on the current stream."""
+    k, m = b.shape
+    _cusparse.gtsv2(b.dtype.char, m, k, dl.data.ptr, d.data.ptr, du.data.ptr, b.data.ptr, m)

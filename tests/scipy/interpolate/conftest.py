@@ -75,8 +75,20 @@ def entries_model(t, k, xq, extrapolate):
     return m.data.reshape(-1, k + 1), m.indices.reshape(-1, k + 1).astype(np.int64)
 
 
+def gtsv_model(dl, d, du, b):
+    """_xp.gtsv's stand-in: what cuSPARSE's gtsv2 takes checked (three diagonals of m >= 3 rows,
+    dl[0] = du[-1] = 0, one real dtype, b (k, m) C-contiguous), then the system solved densely."""
+    m = d.shape[0]
+    assert m >= 3 and dl.shape == du.shape == (m,) and b.shape[1] == m and b.flags.c_contiguous
+    assert dl[0] == 0 and du[-1] == 0
+    assert dl.dtype == d.dtype == du.dtype == b.dtype and b.dtype.char in "fd"
+    a = np.diag(d) + np.diag(dl[1:], -1) + np.diag(du[:-1], 1)
+    b[...] = np.linalg.solve(a, b.T).T
+
+
 def numpy_namespace():
     ns = types.SimpleNamespace(**{n: getattr(np, n) for n in dir(np) if not n.startswith("_")})
+    ns.gtsv = gtsv_model
     ns.param = lambda v, dtype=None: np.array(v, dtype=dtype)
     ns.data = np.asarray
     ns.to_host = np.asarray
@@ -140,6 +152,15 @@ def _spatial_shim():
         sys.modules[name] = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(sys.modules[name])
     return sys.modules[name]
+
+
+@pytest.fixture(scope="module")
+def host_tridiag():
+    """cuarray.scipy.interpolate._tridiag's private copy with NumPy (and gtsv_model) as `_xp`."""
+    from cuarray.scipy.interpolate import _tridiag
+    from cuarray.testing.fake_device import host_module
+
+    return host_module(_tridiag, dict(_xp=numpy_namespace()))
 
 
 @pytest.fixture(scope="module")

@@ -34,15 +34,36 @@ def test_ppoly_method_signatures(method):
     assert inspect.signature(getattr(ci.PPoly, method)) == inspect.signature(getattr(si.PPoly, method))
 
 
-def test_tridiagonal_cyclic_reduction():
-    from cuarray.scipy.interpolate._tridiag import solve_tridiagonal
+@pytest.mark.parametrize("n", [1, 2, 3, 4, 7, 100])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex64, np.complex128])
+@pytest.mark.parametrize("cols", [3, 40])
+def test_tridiagonal_solve(host_tridiag, n, dtype, cols):
+    # few columns: the packing for cuSPARSE's gtsv2 (checked by conftest's gtsv_model: at least 3
+    # rows, zero corners, one real dtype, a row a right-hand side) and back; 40 complex columns
+    # (80 real): cyclic reduction; both against LAPACK's banded solve
+    import scipy.linalg as sl
 
-    for n in [1, 2, 3, 4, 7, 8, 9, 100]:
-        lo, up = RNG.normal(size=n), RNG.normal(size=n)
-        di = 4 + RNG.random(n)
-        r = RNG.normal(size=(n, 3)) + 1j * RNG.normal(size=(n, 3))
-        a = np.diag(di) + np.diag(lo[1:], -1) + np.diag(up[:-1], 1)
-        np.testing.assert_allclose(a @ solve_tridiagonal(lo, di, up, r, xp=np), r, atol=1e-12)
+    lo, up = RNG.normal(size=n), RNG.normal(size=n)
+    di = 4 + RNG.random(n)
+    r = RNG.normal(size=(n, cols)).astype(dtype)
+    if r.dtype.kind == "c":
+        r = r + 1j * RNG.normal(size=(n, cols)).astype(dtype)
+    real = np.float32 if dtype in (np.float32, np.complex64) else np.float64
+    got = host_tridiag.solve_tridiagonal(lo.astype(real), di.astype(real), up.astype(real), r)
+    ab = np.zeros((3, n))
+    ab[0, 1:], ab[1], ab[2, :-1] = up[:-1], di, lo[1:]
+    ref = sl.solve_banded((1, 1), ab.astype(real), r)
+    assert got.shape == (n, cols) and got.dtype == ref.dtype
+    np.testing.assert_allclose(got, ref, rtol=1e-5 if real == np.float32 else 1e-12, atol=1e-6)
+
+
+def test_tridiagonal_route():
+    from cuarray.scipy.interpolate._tridiag import GTSV_MAX_COLUMNS, use_gtsv
+
+    assert GTSV_MAX_COLUMNS == 64
+    assert use_gtsv(10**6, 1) and use_gtsv(2, 64) and use_gtsv(10**5, 6)  # a spline's few columns
+    assert not use_gtsv(128, 65) and not use_gtsv(512, 512**2)  # a grid's lines: 7.5 us a column
+    assert use_gtsv(2**31 - 2, 1) and not use_gtsv(2**31 - 1, 1)  # gtsv2's int sizes
 
 
 def sample(n, extra=(), dtype=float):

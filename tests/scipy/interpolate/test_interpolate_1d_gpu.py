@@ -181,3 +181,29 @@ def test_knot_search_guess(spacing):
         close(ci.PPoly(G(c), G(xs))(G(q)), si.PPoly(c, xs)(q), 1e-9)
     b = si.make_interp_spline(x, y, k=3)
     close(ci.BSpline(G(b.t), G(b.c), 3)(G(q)), b(q), 1e-8)
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 5, 1000, 100003])
+@pytest.mark.parametrize("dtype", ["float32", "float64", "complex64", "complex128"])
+@pytest.mark.parametrize("cols", [1, 3, 70])
+def test_tridiagonal_solve(n, dtype, cols):
+    # both routes (gtsv2 up to 64 real columns; 70 take cyclic reduction), padded short systems,
+    # and on gtsv2's route a first row that is not diagonally dominant (pivoting's case, as
+    # not-a-knot's), against LAPACK's banded solve
+    import scipy.linalg as sl
+
+    from cuarray.scipy.interpolate._tridiag import solve_tridiagonal
+
+    rng = _rng("tridiag", n, dtype, cols)
+    real = np.float32 if dtype in ("float32", "complex64") else np.float64
+    lo, up, di = rng.normal(size=n), rng.normal(size=n), 4 + rng.random(n)
+    if n > 2 and cols < 70:
+        di[0], up[0] = 0.5, 2.0  # |diag| < |upper|
+    r = rng.normal(size=(n, cols)).astype(dtype)
+    if r.dtype.kind == "c":
+        r = r + 1j * rng.normal(size=(n, cols)).astype(dtype)
+    lo, up, di = lo.astype(real), up.astype(real), di.astype(real)
+    ab = np.zeros((3, n), real)
+    ab[0, 1:], ab[1], ab[2, :-1] = up[:-1], di, lo[1:]
+    ref = sl.solve_banded((1, 1), ab, r)
+    close(solve_tridiagonal(G(lo), G(di), G(up), G(r)), ref, 2e-4 if real == np.float32 else 1e-10)
