@@ -348,3 +348,15 @@ def test_zero_size_batches_raise_as_scipy(case):
     _same_error(lambda: ZERO_BATCHES[case](_OnHost()), lambda: ZERO_BATCHES[case](sla))
     with pytest.raises(ValueError, match="`{}` does not support zero-size batches".format(case)):
         ZERO_BATCHES[case](_OnHost())
+
+
+def test_solve_banded_tridiagonal_route():
+    # one tridiagonal matrix of 3 rows or more takes cuSPARSE's gtsv2 (its smallest system, 32-bit
+    # sizes); other bands, stacks and 2 rows the dense LU
+    from cuarray.scipy.linalg._banded_tridiagonal import GTSV_MIN_ROWS, use_gtsv
+
+    assert GTSV_MIN_ROWS == 3
+    assert use_gtsv(1, 1, 3, False) and use_gtsv(1, 1, 10**8, False)
+    assert not use_gtsv(1, 1, 2, False)
+    assert not use_gtsv(1, 2, 10**5, False) and not use_gtsv(2, 1, 10**5, False) and not use_gtsv(1, 1, 10**5, True)
+    assert not use_gtsv(1, 1, 2**31 - 1, False)

@@ -139,6 +139,33 @@ def test_solve_banded(dtype, lu, nrhs):
     _close(cla.solve_banded(lu, G(ab), G(b)), sla.solve_banded(lu, ab, b), TOL[dtype] * 10)
 
 
+@pytest.mark.parametrize("dtype", DTYPES, ids=ID)
+@pytest.mark.parametrize("n", [3, 4, 256, 5000, 100003])
+@pytest.mark.parametrize("nrhs", [None, 3])
+def test_solve_banded_tridiagonal(dtype, n, nrhs):
+    # one tridiagonal matrix of 3 rows or more: cuSPARSE's gtsv2 (O(n); the dense path would
+    # assemble n^2, 160 GB at 1e5 complex); rows that are not diagonally dominant take its pivoting
+    rng = _rng("tridiagonal", dtype, n, nrhs)
+    ab = _rand(rng, (3, n), dtype)
+    ab[1] += 4
+    ab[1, ::5] = 0.25  # |diagonal| below its neighbours' on every fifth row
+    b = _rand(rng, (n,) if nrhs is None else (n, nrhs), dtype)
+    _close(cla.solve_banded((1, 1), G(ab), G(b)), sla.solve_banded((1, 1), ab, b), TOL[dtype] * 10)
+
+
+def test_solve_banded_tridiagonal_singular_then_usable():
+    # gtsv2 reports no singular pivot: its non-finite result goes to the dense path, SciPy's error
+    ab = np.ones((3, 300))
+    ab[:, 100] = 0  # a zero column: singular (the dense path's LinAlgError, as SciPy's)
+    with pytest.raises(np.linalg.LinAlgError):
+        sla.solve_banded((1, 1), ab, np.ones(300))
+    with pytest.raises(np.linalg.LinAlgError):
+        cla.solve_banded((1, 1), G(ab), G(np.ones(300)))
+    ok = np.ones((3, 300))
+    ok[1] = 4
+    _close(cla.solve_banded((1, 1), G(ok), G(np.ones(300))), sla.solve_banded((1, 1), ok, np.ones(300)), 1e-12)
+
+
 def test_solve_banded_stack_small_empty():
     rng = _rng("banded-stack")
     ab = np.stack([_banded(rng, 1, 2, 9, np.float64) for _ in range(3)])

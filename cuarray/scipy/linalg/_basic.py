@@ -23,6 +23,7 @@ from ...linalg._matmul import matmul
 from ..._creation.from_data import asarray
 from ..._core.ndarray import ndarray
 from ._triangular import cho_factor, cho_solve, solve_triangular
+from . import _banded_tridiagonal as _tridiagonal
 
 __all__ = ["solve", "solve_banded", "inv", "det", "eigh", "svd", "svdvals", "null_space", "orth", "orthogonal_procrustes"]
 
@@ -106,10 +107,11 @@ def _diagonal_counts(v):
 def solve_banded(l_and_u, ab, b, overwrite_ab=False, overwrite_b=False, check_finite=True):
     """See `scipy.linalg.solve_banded` (stacks as SciPy 1.18: leading dimensions of `ab`, of a
     2-D-core `b`, and of `l_and_u` given as integer arrays, one (l, u) per matrix with l + u + 1
-    rows each). cuSOLVER has no banded solver (gbsv/gtsv): the n x n matrix is assembled on the
-    device from its diagonals (one gather) and solved by cuarray.linalg's LU with partial
-    pivoting, which is gbsv's factorisation without the band storage. Memory and time are those of
-    a dense n x n solve, so this suits n up to the tens of thousands, not long banded systems.
+    rows each). One tridiagonal matrix ((l, u) = (1, 1), at least 3 rows) is solved by cuSPARSE's
+    gtsv2 (partial pivoting, O(n): `_banded_tridiagonal`). Otherwise (cuSOLVER has no banded
+    solver) the n x n matrix is assembled on the device from its diagonals (one gather) and solved
+    by cuarray.linalg's LU with partial pivoting, gbsv's factorisation without the band storage:
+    the memory and time of a dense n x n solve, for n up to the tens of thousands.
 
     Examples
     --------
@@ -146,6 +148,10 @@ def solve_banded(l_and_u, ab, b, overwrite_ab=False, overwrite_b=False, check_fi
         x = (b / (d if vector else d[..., :, None])).astype(char)
         core = x.shape[-1:] if vector else x.shape[-2:]
         return x if x.shape[:-len(core)] == batch else broadcast_to(x, batch + core).copy()
+    if not counts and _tridiagonal.use_gtsv(int(nlower), int(nupper), n, bool(batch)):
+        x = _tridiagonal.solve(ab, b, vector, char)
+        if x is not None:
+            return x
     # A[i, j] = ab[u + i - j, j] inside the band (0 <= u + i - j <= l + u), 0 outside.
     i, j = arange(n)[:, None], arange(n)[None, :]
     r = up + i - j
