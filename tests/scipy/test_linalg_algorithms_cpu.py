@@ -362,3 +362,4 @@ def test_solve_banded_tridiagonal_route():
     assert not use_gtsv(1, 1, 2**31 - 1, False)
     assert use_gtsv(1, 1, 1000, False, 64) and not use_gtsv(1, 1, 1000, False, 65)  # ~7.5 us a column
     assert use_gtsv(1, 1, 16385, False, 1000)  # past the dense path's n x n
+    assert not use_gtsv(1, 1, 2**30, False, 2) and use_gtsv(1, 1, 2**30 - 1, False, 2)  # 32-bit sizes

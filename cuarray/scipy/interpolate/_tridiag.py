@@ -29,8 +29,8 @@ def use_gtsv(n: int, columns: int) -> bool:
     """Whether `solve_tridiagonal` takes gtsv2 for n rows and `columns` real right-hand sides
     (complex ones count twice): ~0.5 ms + ~7.5 us a column, against cyclic reduction's ~0.6 ms a
     level of log2(n) levels, launch-bound until the columns make it a pass over memory. gtsv2's
-    sizes are 32-bit: 2**31 rows or more take cyclic reduction."""
-    return columns <= GTSV_MAX_COLUMNS and n < 2**31 - 1
+    sizes are 32-bit: systems of 2**31 entries or more (rows times columns) take cyclic reduction."""
+    return columns <= GTSV_MAX_COLUMNS and max(n, _MIN_ROWS) * max(columns, 1) < 2**31 - 1
 
 
 def pack(lower, diag, upper, rhs):
@@ -39,7 +39,8 @@ def pack(lower, diag, upper, rhs):
     and imaginary columns)."""
     n = rhs.shape[0]
     cplx = rhs.dtype.kind == "c"
-    real = numpy.result_type(lower.dtype, diag.dtype, upper.dtype, numpy.finfo(rhs.dtype).dtype if cplx else rhs.dtype)
+    part = numpy.finfo(rhs.dtype).dtype if cplx else rhs.dtype  # the right-hand sides' real dtype
+    real = numpy.result_type(lower.dtype, diag.dtype, upper.dtype, part)
     real = real if real in (numpy.float32, numpy.float64) else numpy.dtype(numpy.float64)
     pad = max(_MIN_ROWS - n, 0)
     zero, zeros, ones = _xp.zeros((1,), dtype=real), _xp.zeros((pad,), dtype=real), _xp.ones((pad,), dtype=real)

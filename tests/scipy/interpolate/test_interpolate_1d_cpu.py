@@ -64,6 +64,7 @@ def test_tridiagonal_route():
     assert use_gtsv(10**6, 1) and use_gtsv(2, 64) and use_gtsv(10**5, 6)  # a spline's few columns
     assert not use_gtsv(128, 65) and not use_gtsv(512, 512**2)  # a grid's lines: 7.5 us a column
     assert use_gtsv(2**31 - 2, 1) and not use_gtsv(2**31 - 1, 1)  # gtsv2's int sizes
+    assert not use_gtsv(2**30, 2) and use_gtsv(2**30 - 1, 2)
 
 
 def sample(n, extra=(), dtype=float):
