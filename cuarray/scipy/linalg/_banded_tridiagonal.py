@@ -25,8 +25,9 @@ GTSV_MAX_COLUMNS = 64
 
 def use_gtsv(lower: int, upper: int, n: int, batched: bool, columns: int = 1) -> bool:
     """Whether solve_banded takes gtsv2: one tridiagonal matrix of 3 rows or more, fewer than 2**31
-    entries in its right-hand sides (gtsv2's sizes are 32-bit), with at most GTSV_MAX_COLUMNS right-hand sides unless n x n is past
-    DENSE_MAX_ROWS (gtsv2 takes ~7.5 us a column: the dense LU's one factorisation wins there)."""
+    entries in its right-hand sides (gtsv2's sizes are 32-bit), and at most GTSV_MAX_COLUMNS of
+    them unless n is past DENSE_MAX_ROWS (gtsv2 takes ~7.5 us a column: below that the dense LU's
+    one factorisation wins)."""
     fits = (columns <= GTSV_MAX_COLUMNS or n > DENSE_MAX_ROWS) and n * max(columns, 1) < 2**31 - 1
     return lower == 1 and upper == 1 and not batched and n >= GTSV_MIN_ROWS and fits
 

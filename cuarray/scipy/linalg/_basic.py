@@ -148,7 +148,8 @@ def solve_banded(l_and_u, ab, b, overwrite_ab=False, overwrite_b=False, check_fi
         x = (b / (d if vector else d[..., :, None])).astype(char)
         core = x.shape[-1:] if vector else x.shape[-2:]
         return x if x.shape[:-len(core)] == batch else broadcast_to(x, batch + core).copy()
-    if not counts and _tridiagonal.use_gtsv(int(nlower), int(nupper), n, bool(batch), 1 if vector else b.shape[-1]):
+    columns = 1 if vector else b.shape[-1]
+    if not counts and _tridiagonal.use_gtsv(int(nlower), int(nupper), n, bool(batch), columns):
         x = _tridiagonal.solve(ab, b, vector, char)
         if x is not None:
             return x
