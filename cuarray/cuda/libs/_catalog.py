@@ -32,7 +32,8 @@ LIBRARIES = (
     Library("cufft", "libcufft.so.12", "nvidia-cufft", ("nvJitLink",), "cuarray.fft"),
     Library("curand", "libcurand.so.10", "nvidia-curand", (),
             "loaded by nvmath-python's import (cuarray.random runs its own Philox kernels)"),
-    Library("cusparse", "libcusparse.so.12", "nvidia-cusparse", ("nvJitLink",), "cuarray.sparse SpMV/SpMM/SpSV"),
+    Library("cusparse", "libcusparse.so.12", "nvidia-cusparse", ("nvJitLink",),
+            "cuarray.sparse SpMV/SpMM/SpSV; gtsv2 (CubicSpline, solve_banded)"),
     Library("cusolver", "libcusolver.so.12", "nvidia-cusolver", ("cublas", "cusparse", "nvJitLink"),
             "cuarray.linalg factorizations"),
 )
