@@ -51,6 +51,16 @@ _SCRIPT = textwrap.dedent('''
             # c: a lazy array computed in an earlier context (a loop's carried value): an input
             ("carried", lambda l: cp.dot(c, wm).sum() - cp.dot(x, c.T) @ l + cp.dot(c.T, x).sum()
                                   + cp.matmul(x.T, c).sum() + cp.dot(c, c.T).sum() + cp.dot(v, c.T).sum()),
+            # ... and as an operand of the elementwise records (its input entry, then the node's)
+            ("carried-lazy", lambda l: l - c),
+            ("carried-lazy-reflected", lambda l: c * l),
+            ("carried-twice", lambda l: c * c + l),
+            ("carried-scalar", lambda l: c * 2.0 + l),
+            ("carried-scalar-reflected", lambda l: 2.0 - c + l),
+            ("carried-unary", lambda l: -c + l),
+            ("carried-ufunc", lambda l: cp.exp(c) + cp.maximum(l, c)),
+            ("carried-both", lambda l: c - c0 + l),
+            ("carried-shared", lambda l: (c + l) * 0.5 - cp.dot(c0, wm).sum()),
         ]
 
     x, y = cp.ndarray((6, 5), np.float32), cp.ndarray((6, 5), np.float32)
@@ -59,7 +69,8 @@ _SCRIPT = textwrap.dedent('''
     wm = cp.ndarray((5, 4), np.float32)
     with cp.lazy():
         c = x * 2.0 - y
-    assert c._node.value is not None
+        c0 = x - 1.0
+    assert c._node.value is not None and c0._node.value is not None
 
     def record(fn):
         """(trace entries, [(shape, dtype)] of the lazy results, types of the inputs' values)."""
@@ -69,7 +80,8 @@ _SCRIPT = textwrap.dedent('''
             out = fn(l)
             tr = L._threads.st.trace
             res = (list(tr.ops), [(out.shape, out.dtype)], [type(a) for a in tr.values],
-                   [a for a in tr.values if not isinstance(a, cp.ndarray)])
+                   [a for a in tr.values if not isinstance(a, cp.ndarray)],
+                   [tr.leaves.index(n) for n in tr.held or ()])  # (computed leaves whose graphs `compute` drops)
             L._threads.st.live = []
         return res
 
@@ -103,14 +115,14 @@ _SCRIPT = textwrap.dedent('''
         del made[:], prods[:]
         warm = record(fn)
         assert cold == warm, (name, cold, warm)
-        warm_traces[name] = describe((tuple(warm[0]), tuple(warm[1]), tuple(warm[2])))
+        warm_traces[name] = describe((tuple(warm[0]), tuple(warm[1]), tuple(warm[2]), tuple(warm[4])))
         assert n_cold > 0 and len(made) < n_cold, (name, n_cold, len(made))   # the fast path ran
         if name in ("products", "carried"):  # every product of the warm body from the memo (`fast_paths.traced_call`)
             assert len(prods) == 0, len(prods)
     # ... and the values are what eager mode computes (shape/dtype of eager results).
     for name, fn in bodies(x, y, v, h, i8, wm, c):
         e = fn(x * 0.5 + y)
-        _, [(shape, dtype)], _, _ = record(fn)
+        _, [(shape, dtype)], _, _, _ = record(fn)
         assert (e.shape, e.dtype) == (shape, dtype), (name, e.shape, e.dtype, shape, dtype)
 
     # A loop body plans once when its second iteration takes the fast path.

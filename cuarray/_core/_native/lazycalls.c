@@ -73,6 +73,8 @@ PyObject *traced_product(Operator *op, PyObject *st, PyObject *name, PyObject *a
     for (int i = 0; i < 2; i++) {
         PyObject *x = i ? xb : xa, *r;
         int here = seg_is(x, tid);
+        if (here == 0 && computed_leaf(x))
+            here = leaf_computed(tr, tid, x); /* (0: not a TraceFields, the method below) */
         if (here < 0 || (here == 0 && !(r = PyObject_CallMethodObjArgs(tr, s__leaf, x, NULL)))) {
             Py_DECREF(hit);
             out = NULL;

@@ -121,6 +121,10 @@ PyObject *nc_scalar(PyObject *trace, PyObject *v, PyObject *t);
 
 /* lazyops.c: its types and functions added to the module (0, or -1 with an error set) */
 int nc_lazyops_init(PyObject *module);
+/* lazyops.c: whether `Trace._leaf` of the node `o` is a computed node's input entry, and that record
+   (1; 0 where the trace is not a TraceFields: the Python method takes it; -1 with an error set) */
+int computed_leaf(PyObject *o);
+int leaf_computed(PyObject *trace, PyObject *tid, PyObject *o);
 /* ufunccall.c: `UfuncCall` (the ufunc call's dispatch point) and its configure function, likewise */
 int nc_ufunccall_init(PyObject *module);
 

@@ -346,7 +346,9 @@ PyObject *nc_ufunc_scalar(PyObject *mod, PyObject *const *a, Py_ssize_t na) {
     PyObject *tid = trace_get(trace, TF_ID);
     if (!tid)
         return NULL;
-    int here = recorded_here(a[3], tid);
+    int here = recorded_here(a[3], tid), earlier = here == 0 && computed_leaf(a[3]);
+    if (earlier && IS_A(trace, tracefields_type, trace_class))
+        here = 1; /* (x computed in an earlier stretch: an input, recorded below) */
     PyObject *sdt = here > 0 ? PyDict_GetItemWithError(scalar_dtypes, t) : NULL;
     PyObject *entry = sdt ? PyDict_GetItemWithError(scalar_entries, t) : NULL;
     if (!entry) {
@@ -362,7 +364,10 @@ PyObject *nc_ufunc_scalar(PyObject *mod, PyObject *const *a, Py_ssize_t na) {
     }
     NodeFields *x = (NodeFields *)a[3], *s = NULL, *operands[2];
     PyObject *ops = NULL, *leaves = NULL, *values = NULL, *result = NULL, *args = NULL;
-    if (trace_lists(trace, &ops, &leaves, &values) < 0 || !(s = scalar_leaf(ops, leaves, values, tid, v, t, sdt, entry)))
+    /* `Trace.record`'s order for an earlier x: the operands' entries in argument order, then the node's */
+    if (trace_lists(trace, &ops, &leaves, &values) < 0 || (earlier && !reflected && leaf_computed(trace, tid, a[3]) <= 0) ||
+        !(s = scalar_leaf(ops, leaves, values, tid, v, t, sdt, entry)) ||
+        (earlier && reflected && leaf_computed(trace, tid, a[3]) <= 0))
         goto done;
     if (!(args = reflected ? PyTuple_Pack(2, (PyObject *)s, (PyObject *)x) : PyTuple_Pack(2, (PyObject *)x, (PyObject *)s)))
         goto done;
@@ -389,10 +394,19 @@ PyObject *nc_ufunc(PyObject *mod, PyObject *const *a, Py_ssize_t na) {
         return NULL;
     Py_ssize_t count = PyTuple_Check(args) ? PyTuple_Size(args) : 0;
     NodeFields *operands[2];
-    int here = count == 1 || count == 2;
+    int here = count == 1 || count == 2, earlier = 0;
     for (Py_ssize_t i = 0; here > 0 && i < count; i++) {
         operands[i] = (NodeFields *)PyTuple_GetItem(args, i);
-        here = recorded_here((PyObject *)operands[i], tid);
+        int r = recorded_here((PyObject *)operands[i], tid);
+        if (r == 0 && computed_leaf((PyObject *)operands[i]))
+            earlier = 1; /* (a computed node of an earlier stretch: an input, recorded below) */
+        else
+            here = r;
+    }
+    /* `Trace.record`'s order: each such operand's input entry, in argument order, then the node's */
+    for (Py_ssize_t i = 0; earlier && here > 0 && i < count; i++) {
+        int r = recorded_here((PyObject *)operands[i], tid); /* (the same node twice: recorded once) */
+        here = r == 0 ? leaf_computed(trace, tid, (PyObject *)operands[i]) : r;
     }
     if (here <= 0) {
         Py_DECREF(tid);
