@@ -337,10 +337,23 @@ _REPLAY_SCRIPT = textwrap.dedent('''
     G._st.entries[R._logs.lg.prog].stream = object()  # (as if captured on another stream)
     w = step(w, 0.25)
     assert len(replayed) == n + 3 and R._logs.lg.prog not in G._st.entries
+    # a NaN literal of the body (`cp.nan`: the same object each step) is an unchanged scalar: replayed;
+    # a NaN made anew at each step never equals the last one: not replayed
+    for i in range(4):
+        w = step(w, cp.nan)
+    n = len(replayed)
+    for i in range(3):
+        w = step(w, cp.nan)
+    assert len(replayed) == n + 3, (n, len(replayed), R.evaluations()[-1])
+    for i in range(4):
+        w = step(w, float("nan"))
+    assert len(replayed) == n + 3, (n, len(replayed))
+    assert R.evaluations()[-1]["reason"].startswith("1 scalar argument(s) changed"), R.evaluations()[-1]
+    n = len(replayed)
     # a structure change: a new Program, no stale replay
     with cp.lazy():
         y = cp.exp(w * 0.25 + X) + w  # (+ instead of -)
-    assert R.evaluations()[-1]["repeats"] == 1 and len(replayed) == n + 3
+    assert R.evaluations()[-1]["repeats"] == 1 and len(replayed) == n
     # a capture that fails: declined, with its reason, and the Program runs as usual
     def failing(prog, values, after=None):
         raise RuntimeError("host synchronisation inside")

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import sys
 import threading
+from operator import itemgetter as _itemgetter
 
 from ...cuda import _sync_hooks
 from ...cuda import device as _device
@@ -56,8 +57,8 @@ _refcount = sys.getrefcount
 
 
 class _Entry:
-    __slots__ = ("graphs", "outs", "keep", "stable", "scalars", "static", "inbufs", "carried", "run_values", "n",
-                 "stream", "device", "last")
+    __slots__ = ("graphs", "outs", "keep", "stable", "static", "inbufs", "carried", "run_values", "n",
+                 "stream", "device", "last", "scalars_of", "scalar_values", "arrays_at")
 
 
 class _State(threading.local):
@@ -223,7 +224,8 @@ def _new_entry(prog, values, sig, prev, carried):
     ent = _Entry()
     ent.stream, ent.device = _stream.get_current_stream(), _device.get_device_id()
     ent.n = len(values)
-    ent.static, ent.inbufs, ent.stable, ent.scalars, ent.carried = {}, {}, [], [], carried
+    ent.static, ent.inbufs, ent.stable, ent.carried = {}, {}, [], carried
+    at, scalars = [], []
     run_values = list(values)
     for i, v in enumerate(values):
         if type(v) is ndarray:
@@ -237,7 +239,13 @@ def _new_entry(prog, values, sig, prev, carried):
             _decline(prog, "input {} is a {}, not a device array or a scalar".format(i, type(v).__name__))
             return None
         else:
-            ent.scalars.append((i, type(v), v))
+            at.append(i)
+            scalars.append(v)
+    # What `_changed_inputs` compares at each replay: the scalars as one tuple (a C comparison, not
+    # a loop), and the indices of the inputs that must be device arrays.
+    ent.scalars_of = _itemgetter(*at) if len(at) > 1 else (lambda vals, i=at[0]: (vals[i],)) if at else (lambda vals: ())
+    ent.scalar_values = tuple(scalars)
+    ent.arrays_at = tuple(ent.static) + tuple(ent.inbufs)
     ent.run_values = run_values
     # The capture synchronises first: an error of earlier work (a device-side IndexError) is raised
     # here, as at any synchronisation, not inside the capture, where it would read as its failure.
@@ -316,7 +324,9 @@ def _replay_entry(ent, prog, values, lg):
 def _changed_inputs(ent, values):
     """None where `values` are what the entry's graphs were captured for (the inputs read in
     place at their addresses and layouts, the scalars of the same type and value, the current
-    stream and device the capture's), else why not. A NaN never equals itself: a new capture."""
+    stream and device the capture's), else why not. The scalars are compared as tuples (each the
+    same object or an equal one): a NaN literal of the loop body is the same object each time; a
+    NaN made anew at each step never equals the captured one (a new capture)."""
     if len(values) != ent.n or _stream.get_current_stream() is not ent.stream or \
             _device.get_device_id() != ent.device:
         return "another stream or device than its capture's"
@@ -324,17 +334,12 @@ def _changed_inputs(ent, values):
         v = values[i]
         if type(v) is not ndarray or v.data.ptr != ptr or v._strides != strides:
             return "input {} moved since its capture (its graphs read it in place)".format(i)
-    changed = 0
-    for i, t, x in ent.scalars:
-        v = values[i]
-        if type(v) is not t or v != x:
-            changed += 1
-    if changed:
+    # (Their types need no test: the Program's key holds each scalar's, ("s", type) or ("s", dtype).)
+    got = ent.scalars_of(values)
+    if got != ent.scalar_values:
+        changed = sum(1 for v, x in zip(got, ent.scalar_values) if not (v is x or v == x))
         return "{} scalar argument(s) changed value since its capture (baked into its graphs)".format(changed)
-    for i in ent.static:  # (moved inputs: any array of the Program's shape and dtype, copied in)
-        if type(values[i]) is not ndarray:
-            return "input {} is not a device array".format(i)
-    for i in ent.inbufs:
+    for i in ent.arrays_at:  # (moved inputs: any array of the Program's shape and dtype, copied in)
         if type(values[i]) is not ndarray:
             return "input {} is not a device array".format(i)
     return None

@@ -252,7 +252,7 @@ def _changes(sig, prev, carried=()) -> tuple:
             if a != b and i not in carried:
                 arrays += 1
                 nbytes += a[2]
-        elif type(a) is not type(b) or a != b:  # (a NaN counts as changed)
+        elif type(a) is not type(b) or (a is not b and a != b):  # (the same NaN object is unchanged, a new one changed)
             scalars += 1
     return arrays, scalars, nbytes
 
