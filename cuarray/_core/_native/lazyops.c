@@ -22,7 +22,7 @@
 PyTypeObject *lazy_type, *ndarray_type;
 static allocfunc lazy_alloc;
 static PyObject *broadcast_shapes, *method_type, *max_chain, *py_array;
-static PyObject *s_st, *s__node, *s_compute, *s_by_value, *s_a, *s_array, *s_inside;
+static PyObject *s_st, *s__node, *s_compute, *s_by_value, *s_array, *s_inside;
 PyObject *s__dtype, *s__shape, *s_dot, *s_out, *s_call, *s__leaf, *s_reduce, *s_tracer;
 
 static unsigned long memo_gen = 1; /* bumped by `memos_cleared()` (fast_paths.clear_memos) */
@@ -81,23 +81,6 @@ int plain_node(PyObject *o) {
         return 0;
     NodeFields *n = (NodeFields *)o;
     return n->dtype && n->shape && n->weak == Py_None;
-}
-
-/* The entry ("a", dtype, shape) where the expected entries `expect` (a list, or NULL) hold it at
-   `k` (borrowed), else NULL (nodes.c's `expected_ufunc` for an input array). */
-static PyObject *expected_input(PyObject *expect, Py_ssize_t k, PyObject *dtype, PyObject *shape) {
-    if (!expect || k >= PyList_Size(expect))
-        return NULL;
-    PyObject *e = PyList_GetItem(expect, k), *sh;
-    if (!e || !PyTuple_Check(e) || PyTuple_Size(e) != 3 || PyTuple_GetItem(e, 0) != s_a ||
-        PyTuple_GetItem(e, 1) != dtype || !(sh = PyTuple_GetItem(e, 2)) || !PyTuple_Check(sh))
-        return NULL;
-    int eq = sh == shape ? 1 : PyObject_RichCompareBool(sh, shape, Py_EQ);
-    if (eq <= 0) {
-        PyErr_Clear();
-        return NULL;
-    }
-    return e;
 }
 
 /* The new array node of `a` (not yet an input of `trace`): `Trace.array`'s second half. */
@@ -172,89 +155,6 @@ done:
     Py_DECREF(by_value);
     Py_XDECREF(vid);
     return out;
-}
-
-/* Whether `Trace._leaf` of the node `o` is what `leaf_computed` makes: a Node computed in an
-   earlier stretch (its value set, not a scalar), with the fields its input entry reads. */
-int computed_leaf(PyObject *o) {
-    if (Py_TYPE(o) != node_type)
-        return 0;
-    NodeFields *n = (NodeFields *)o;
-    return n->value && n->value != Py_None && n->kind && !str_is(n->kind, s_scalar) && n->dtype && n->shape &&
-           n->seg && n->pos;
-}
-
-/* *field = v (a new reference), the old one released last */
-static void replace_field(PyObject **field, PyObject *v) {
-    PyObject *old = *field;
-    Py_INCREF(v);
-    *field = v;
-    Py_XDECREF(old);
-}
-
-/* `Trace._leaf(trace, n)` of a node that `computed_leaf` accepts (a loop's carried value used by
-   an operator): the input entry ("a", dtype, shape) of its value (`expect`'s where it holds it), or
-   the position of the input already made for that value; it joins the trace's leaves, and `held`
-   where it has operands (`evaluation.compute` drops them). 1 when recorded, 0 where `trace` is not
-   a TraceFields (the caller takes the Python method, and nothing was recorded), -1 with an error set. */
-int leaf_computed(PyObject *trace, PyObject *tid, PyObject *o) {
-    if (!IS_A(trace, tracefields_type, trace_class))
-        return 0;
-    TraceFields *tf = (TraceFields *)trace;
-    NodeFields *n = (NodeFields *)o;
-    PyObject *by_value = tf->by_value, *ops = tf->ops, *leaves = tf->leaves, *values = tf->values;
-    if (!by_value || !ops || !leaves || !values || !PyDict_Check(by_value) || !PyList_Check(ops) ||
-        !PyList_Check(leaves) || !PyList_Check(values)) {
-        PyErr_SetString(PyExc_TypeError, "a Trace's by_value is a dict, its ops, leaves and values lists");
-        return -1;
-    }
-    PyObject *vid = PyLong_FromVoidPtr(n->value), *pos = NULL, *e = NULL;
-    if (!vid)
-        return -1;
-    PyObject *known = PyDict_GetItemWithError(by_value, vid);
-    int rc = -1;
-    if (known) {
-        if (Py_TYPE(known) != node_type || !((NodeFields *)known)->pos) {
-            PyErr_SetString(PyExc_TypeError, "a Trace's by_value holds its recorded input nodes");
-            goto done;
-        }
-        replace_field(&n->seg, tid);
-        replace_field(&n->pos, ((NodeFields *)known)->pos);
-        rc = 1;
-        goto done;
-    }
-    if (PyErr_Occurred())
-        goto done;
-    Py_ssize_t k = PyList_Size(ops);
-    if ((e = expected_input(trace_expect(trace), k, n->dtype, n->shape)))
-        Py_INCREF(e);
-    else if (!(e = PyTuple_Pack(3, s_a, n->dtype, n->shape)))
-        goto done;
-    if (!(pos = PyLong_FromSsize_t(k)) || PyDict_SetItem(by_value, vid, o) < 0 || PyList_Append(ops, e) < 0 ||
-        PyList_Append(leaves, o) < 0 || PyList_Append(values, n->value) < 0)
-        goto done;
-    if (n->args && PyTuple_Check(n->args) && PyTuple_Size(n->args)) {
-        if (!tf->held || tf->held == Py_None) {
-            PyObject *held = PyList_New(0);
-            if (!held)
-                goto done;
-            replace_field(&tf->held, held);
-            Py_DECREF(held);
-        }
-        if (!PyList_Check(tf->held) || PyList_Append(tf->held, o) < 0) {
-            if (!PyErr_Occurred())
-                PyErr_SetString(PyExc_TypeError, "a Trace's held is a list");
-            goto done;
-        }
-    }
-    replace_field(&n->seg, tid);
-    replace_field(&n->pos, pos);
-    rc = 1;
-done:
-    Py_DECREF(vid);
-    Py_XDECREF(pos);
-    Py_XDECREF(e);
-    return rc;
 }
 
 static PyObject *array_fn(PyObject *mod, PyObject *const *a, Py_ssize_t na) {
@@ -832,11 +732,11 @@ static PyMethodDef lazy_methods[] = {
     {NULL, NULL, 0, NULL}};
 
 int nc_lazyops_init(PyObject *m) {
-    const char *names[] = {"st", "_node", "_dtype", "_shape", "compute", "by_value", "a", "array",
+    const char *names[] = {"st", "_node", "_dtype", "_shape", "compute", "by_value", "array",
                            "_inside_routine", "dot", "out", "call", "_leaf", "reduce", "tracer"};
     PyObject **slots[] = {&s_st, &s__node, &s__dtype, &s__shape, &s_compute, &s_by_value,
-                          &s_a, &s_array, &s_inside, &s_dot, &s_out, &s_call, &s__leaf, &s_reduce, &s_tracer};
-    for (int i = 0; i < 15; i++)
+                          &s_array, &s_inside, &s_dot, &s_out, &s_call, &s__leaf, &s_reduce, &s_tracer};
+    for (int i = 0; i < 14; i++)
         if (!(*slots[i] = PyUnicode_InternFromString(names[i])))
             return -1;
     if (!(op_type = (PyTypeObject *)PyType_FromSpec(&op_spec)))

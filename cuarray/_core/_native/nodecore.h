@@ -105,7 +105,7 @@ static inline void gc_dealloc(PyObject *self, inquiry clear) {
 /* nodes.c: the Node class (`configure`), its allocator, interned names and constants */
 extern PyTypeObject *node_type, *tracefields_type, *lazyfields_type, *statefields_type;
 extern allocfunc node_alloc;
-extern PyObject *s_ufunc, *s_scalar, *s_ops, *s_leaves, *s_values, *s_id, *empty, *zero, *one;
+extern PyObject *s_ufunc, *s_scalar, *s_a, *s_ops, *s_leaves, *s_values, *s_id, *empty, *zero, *one;
 
 /* The field `which` (TF_*) of a trace, a new reference: from the C struct where `trace` is a
    TraceFields with it set, else by name (NULL with an error set where it has none). */
@@ -116,15 +116,18 @@ PyObject *trace_get(PyObject *trace, int which);
 PyObject *nc_ufunc_scalar(PyObject *mod, PyObject *const *a, Py_ssize_t na);
 PyObject *nc_ufunc(PyObject *mod, PyObject *const *a, Py_ssize_t na);
 int trace_lists(PyObject *trace, PyObject **ops, PyObject **leaves, PyObject **values);
+/* The entry ("a", dtype, shape) the expected entries `expect` hold at `k` (borrowed), or NULL. */
+PyObject *expected_input(PyObject *expect, Py_ssize_t k, PyObject *dtype, PyObject *shape);
+/* Whether `Trace._leaf` of the node `o` is a computed node's input entry, and that record (1; 0
+   where the trace is not a TraceFields: the Python method takes it; -1 with an error set). */
+int computed_leaf(PyObject *o);
+int leaf_computed(PyObject *trace, PyObject *tid, PyObject *o);
 /* `Trace.scalar(trace, v, t)`: the recorded node of the Python scalar `v` of type `t` (new reference). */
 PyObject *nc_scalar(PyObject *trace, PyObject *v, PyObject *t);
 
 /* lazyops.c: its types and functions added to the module (0, or -1 with an error set) */
 int nc_lazyops_init(PyObject *module);
-/* lazyops.c: whether `Trace._leaf` of the node `o` is a computed node's input entry, and that record
-   (1; 0 where the trace is not a TraceFields: the Python method takes it; -1 with an error set) */
-int computed_leaf(PyObject *o);
-int leaf_computed(PyObject *trace, PyObject *tid, PyObject *o);
+
 /* ufunccall.c: `UfuncCall` (the ufunc call's dispatch point) and its configure function, likewise */
 int nc_ufunccall_init(PyObject *module);
 

@@ -154,7 +154,7 @@ PyObject *trace_expect(PyObject *trace) {
 PyTypeObject *node_type;
 allocfunc node_alloc;
 static PyObject *scalar_entries, *scalar_dtypes, *py_ufunc_scalar, *py_ufunc;
-PyObject *s_ufunc, *s_scalar, *s_ops, *s_leaves, *s_values, *s_id, *empty, *zero, *one;
+PyObject *s_ufunc, *s_scalar, *s_a, *s_ops, *s_leaves, *s_values, *s_id, *empty, *zero, *one;
 
 static PyObject *configure(PyObject *mod, PyObject *args) {
     PyObject *node, *entries, *dtypes, *f_scalar, *f_ufunc;
@@ -196,6 +196,106 @@ int trace_lists(PyObject *trace, PyObject **ops, PyObject **leaves, PyObject **v
         return -1;
     }
     return 0;
+}
+
+/* The entry ("a", dtype, shape) where the expected entries `expect` (a list, or NULL) hold it at
+   `k` (borrowed), else NULL (`expected_ufunc` below for an input array). */
+PyObject *expected_input(PyObject *expect, Py_ssize_t k, PyObject *dtype, PyObject *shape) {
+    if (!expect || k >= PyList_Size(expect))
+        return NULL;
+    PyObject *e = PyList_GetItem(expect, k), *sh;
+    if (!e || !PyTuple_Check(e) || PyTuple_Size(e) != 3 || PyTuple_GetItem(e, 0) != s_a ||
+        PyTuple_GetItem(e, 1) != dtype || !(sh = PyTuple_GetItem(e, 2)) || !PyTuple_Check(sh))
+        return NULL;
+    int eq = sh == shape ? 1 : PyObject_RichCompareBool(sh, shape, Py_EQ);
+    if (eq <= 0) {
+        PyErr_Clear();
+        return NULL;
+    }
+    return e;
+}
+
+/* Whether `Trace._leaf` of the node `o` is what `leaf_computed` makes: a Node computed in an
+   earlier stretch (its value set, not a scalar), with the fields its input entry reads. */
+int computed_leaf(PyObject *o) {
+    if (Py_TYPE(o) != node_type)
+        return 0;
+    NodeFields *n = (NodeFields *)o;
+    return n->value && n->value != Py_None && n->kind && n->kind != s_scalar && !(PyUnicode_Check(n->kind) && PyUnicode_Compare(n->kind, s_scalar) == 0) && n->dtype && n->shape &&
+           n->seg && n->pos;
+}
+
+/* *field = v (a new reference), the old one released last */
+static void replace_field(PyObject **field, PyObject *v) {
+    PyObject *old = *field;
+    Py_INCREF(v);
+    *field = v;
+    Py_XDECREF(old);
+}
+
+/* `Trace._leaf(trace, n)` of a node that `computed_leaf` accepts (a loop's carried value used by
+   an operator): the input entry ("a", dtype, shape) of its value (`expect`'s where it holds it), or
+   the position of the input already made for that value; it joins the trace's leaves, and `held`
+   where it has operands (`evaluation.compute` drops them). 1 when recorded, 0 where `trace` is not
+   a TraceFields (the caller takes the Python method, and nothing was recorded), -1 with an error set. */
+int leaf_computed(PyObject *trace, PyObject *tid, PyObject *o) {
+    if (!IS_A(trace, tracefields_type, trace_class))
+        return 0;
+    TraceFields *tf = (TraceFields *)trace;
+    NodeFields *n = (NodeFields *)o;
+    PyObject *by_value = tf->by_value, *ops = tf->ops, *leaves = tf->leaves, *values = tf->values;
+    if (!by_value || !ops || !leaves || !values || !PyDict_Check(by_value) || !PyList_Check(ops) ||
+        !PyList_Check(leaves) || !PyList_Check(values)) {
+        PyErr_SetString(PyExc_TypeError, "a Trace's by_value is a dict, its ops, leaves and values lists");
+        return -1;
+    }
+    PyObject *vid = PyLong_FromVoidPtr(n->value), *pos = NULL, *e = NULL;
+    if (!vid)
+        return -1;
+    PyObject *known = PyDict_GetItemWithError(by_value, vid);
+    int rc = -1;
+    if (known) {
+        if (Py_TYPE(known) != node_type || !((NodeFields *)known)->pos) {
+            PyErr_SetString(PyExc_TypeError, "a Trace's by_value holds its recorded input nodes");
+            goto done;
+        }
+        replace_field(&n->seg, tid);
+        replace_field(&n->pos, ((NodeFields *)known)->pos);
+        rc = 1;
+        goto done;
+    }
+    if (PyErr_Occurred())
+        goto done;
+    Py_ssize_t k = PyList_Size(ops);
+    if ((e = expected_input(trace_expect(trace), k, n->dtype, n->shape)))
+        Py_INCREF(e);
+    else if (!(e = PyTuple_Pack(3, s_a, n->dtype, n->shape)))
+        goto done;
+    if (!(pos = PyLong_FromSsize_t(k)) || PyDict_SetItem(by_value, vid, o) < 0 || PyList_Append(ops, e) < 0 ||
+        PyList_Append(leaves, o) < 0 || PyList_Append(values, n->value) < 0)
+        goto done;
+    if (n->args && PyTuple_Check(n->args) && PyTuple_Size(n->args)) {
+        if (!tf->held || tf->held == Py_None) {
+            PyObject *held = PyList_New(0);
+            if (!held)
+                goto done;
+            replace_field(&tf->held, held);
+            Py_DECREF(held);
+        }
+        if (!PyList_Check(tf->held) || PyList_Append(tf->held, o) < 0) {
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_TypeError, "a Trace's held is a list");
+            goto done;
+        }
+    }
+    replace_field(&n->seg, tid);
+    replace_field(&n->pos, pos);
+    rc = 1;
+done:
+    Py_DECREF(vid);
+    Py_XDECREF(pos);
+    Py_XDECREF(e);
+    return rc;
 }
 
 /* `cost` of a ufunc node: 1 + the cost of each operand not computed yet (new reference). */
@@ -463,6 +563,7 @@ PyMODINIT_FUNC PyInit__nodecore(void) {
     s_by_value_ = PyUnicode_InternFromString("by_value");
     s_ufunc = PyUnicode_InternFromString("ufunc");
     s_scalar = PyUnicode_InternFromString("scalar");
+    s_a = PyUnicode_InternFromString("a");
     s_ops = PyUnicode_InternFromString("ops");
     s_leaves = PyUnicode_InternFromString("leaves");
     s_values = PyUnicode_InternFromString("values");
@@ -471,7 +572,8 @@ PyMODINIT_FUNC PyInit__nodecore(void) {
     empty = PyTuple_New(0);
     zero = PyLong_FromLong(0);
     one = PyLong_FromLong(1);
-    if (!s_by_value_ || !s_expect || !s_ufunc || !s_scalar || !s_ops || !s_leaves || !s_values || !s_id || !empty || !zero || !one ||
+    if (!s_by_value_ || !s_expect || !s_ufunc || !s_scalar || !s_a || !s_ops || !s_leaves || !s_values || !s_id || !empty ||
+        !zero || !one ||
         nc_lazyops_init(m) < 0 || nc_ufunccall_init(m) < 0) {
         Py_DECREF(m);
         return NULL;
