@@ -485,6 +485,17 @@ class MemoryPool:
                 if core is not None:
                     core.unhold()
 
+    def trim(self, device_id: int) -> int:
+        """Give `device_id`'s fully free segments back to the driver (without dropping library
+        workspaces, unlike `free_all_blocks`); the bytes this pool still reserves there. A
+        destroyed graph's private pool is trimmed so (`graph.CUDAGraph.reset`)."""
+
+        def trim(d):
+            d.release_free_segments()
+            return d.total
+
+        return self._locked(trim, device_id)
+
     def used_bytes(self) -> int:
         """Bytes in live blocks (sizes rounded up to 512) on the current device."""
         return self._locked(lambda d: d.used)

@@ -216,16 +216,24 @@ def test_loops_on_threads_replay_their_own_graphs(replaying):
 def test_device_times_of_evaluations_and_replays(replaying, monkeypatch):
     # explain() gives each evaluation's device time when asked (`CUARRAY_LAZY_DEVICE_TIMES=1`):
     # the planned launches' and the replays', a GEMM of 512^3 (~10 us or more) inside each.
-    monkeypatch.setattr(replay, "DEVICE_TIMES", True)
     rng = numpy.random.default_rng(19)
     A = cp.asarray(rng.standard_normal((512, 512)).astype(numpy.float32))
     w = cp.asarray(rng.standard_normal((512, 512)).astype(numpy.float32))
+    # Warm-up, unlogged: in a worker where nothing ran before, the first evaluation's window held
+    # the cuBLAS handle, the GEMM plan and the kernel compile while the device idled (282 ms,
+    # past the bound, in a run of 8 workers).
+    monkeypatch.setattr(replay, "DEVICE_TIMES", False)
+    with cp.lazy():
+        warm = cp.tanh(cp.dot(A, w) * 0.01) + w * 0.5
+    float(warm[0, 0])
+    monkeypatch.setattr(replay, "DEVICE_TIMES", True)
     for i in range(6):
         with cp.lazy():
             w = cp.tanh(cp.dot(A, w) * 0.01) + w * 0.5
     evs = replay.evaluations()[-6:]
     assert [e["replay"] for e in evs][-2:] == [True, True], replay.describe()
-    assert all(e["device_us"] is not None and 2.0 < e["device_us"] < 1e5 for e in evs), evs
+    assert all(e["device_us"] is not None and 2.0 < e["device_us"] < 1e5 for e in evs), \
+        [(e["device_us"], e["replay"], e["reason"]) for e in evs]
     text = replay.describe()  # (its last lines: this loop's evaluations; earlier tests' may be above)
     header = text.splitlines()[-(len(evs[-1]["steps"]) + 2)]  # (the last evaluation's: header, steps, replay)
     assert "device {:.1f} us".format(evs[-1]["device_us"]) in header, header

@@ -85,3 +85,48 @@ def test_host_sync_during_capture_raises_clearly():
         y = x * 3
     g2.replay()
     numpy.testing.assert_array_equal(y.get(), numpy.arange(10) * 3)
+
+
+def _free_bytes():
+    cp.cuda.runtime.deviceSynchronize()
+    return cp.cuda.runtime.memGetInfo()[0]
+
+
+def test_a_destroyed_graph_gives_its_memory_back():
+    # Before, a graph's private pool kept every segment for the process's life: 20 graphs of this
+    # 64 MiB step kept 2.5 GiB (H200).
+    x = cp.ones(16 * 2**20, numpy.float32)  # 64 MiB
+    for _ in range(2):  # (warm-up: kernels, the capture stream's workspaces)
+        g = cp.cuda.CUDAGraph()
+        with cp.cuda.graph(g):
+            y = x * 3.0 + 1.0
+        del y
+        g.reset()
+    before = _free_bytes()
+    for _ in range(10):
+        g = cp.cuda.CUDAGraph()
+        with cp.cuda.graph(g):
+            y = x * 3.0 + 1.0
+        g.replay()
+        del y
+        g.reset()
+    assert before - _free_bytes() < 64 * 2**20, (before - _free_bytes()) / 2**20
+    # An output the caller keeps outlives its graph (destroyed by the garbage collector here) with
+    # its values; its memory goes back once it is dropped, at the next capture.
+    g = cp.cuda.CUDAGraph()
+    with cp.cuda.graph(g):
+        z = x * 5.0 - 1.0
+    g.replay()
+    del g
+    others = [cp.full(16 * 2**20, 7.0, numpy.float32) for _ in range(3)]  # (would reuse freed memory)
+    assert bool((z == 4.0).all())
+    del others
+    held = _free_bytes()
+    del z
+    g = cp.cuda.CUDAGraph()
+    with cp.cuda.graph(g):
+        y = x + 1.0
+    g.replay()
+    del y
+    g.reset()
+    assert _free_bytes() - held >= 64 * 2**20, (_free_bytes() - held) / 2**20
