@@ -221,8 +221,9 @@ int computed_leaf(PyObject *o) {
     if (Py_TYPE(o) != node_type)
         return 0;
     NodeFields *n = (NodeFields *)o;
-    return n->value && n->value != Py_None && n->kind && n->kind != s_scalar && !(PyUnicode_Check(n->kind) && PyUnicode_Compare(n->kind, s_scalar) == 0) && n->dtype && n->shape &&
-           n->seg && n->pos;
+    if (!n->value || n->value == Py_None || !n->kind || !n->dtype || !n->shape || !n->seg || !n->pos)
+        return 0;
+    return n->kind != s_scalar && !(PyUnicode_Check(n->kind) && PyUnicode_Compare(n->kind, s_scalar) == 0);
 }
 
 /* *field = v (a new reference), the old one released last */
@@ -465,7 +466,8 @@ PyObject *nc_ufunc_scalar(PyObject *mod, PyObject *const *a, Py_ssize_t na) {
     NodeFields *x = (NodeFields *)a[3], *s = NULL, *operands[2];
     PyObject *ops = NULL, *leaves = NULL, *values = NULL, *result = NULL, *args = NULL;
     /* `Trace.record`'s order for an earlier x: the operands' entries in argument order, then the node's */
-    if (trace_lists(trace, &ops, &leaves, &values) < 0 || (earlier && !reflected && leaf_computed(trace, tid, a[3]) <= 0) ||
+    if (trace_lists(trace, &ops, &leaves, &values) < 0 ||
+        (earlier && !reflected && leaf_computed(trace, tid, a[3]) <= 0) ||
         !(s = scalar_leaf(ops, leaves, values, tid, v, t, sdt, entry)) ||
         (earlier && reflected && leaf_computed(trace, tid, a[3]) <= 0))
         goto done;
