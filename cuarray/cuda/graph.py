@@ -38,23 +38,23 @@ __all__ = ["CUDAGraph", "graph", "StreamCaptureError"]
 
 StreamCaptureError = _sync_hooks.StreamCaptureError
 
-# The private pools of destroyed graphs, with their devices, whose segments are not all free yet
+# The private pools of destroyed graphs whose segments are not all free yet
 # (arrays the caller still holds), or that the garbage collector destroyed (no device
 # synchronisation there): trimmed at the next capture or `reset` of any graph (`_release`). Only
 # appended to and popped from, each atomic: no lock a collection inside `_release` could re-enter.
 _retired: list = []
 
 
-def _release(pool=None, device_id=None) -> None:
-    """Give the free segments of the retired pools (and of `pool`, on `device_id`) back to the
-    driver; keep those that still reserve memory for a later call. (A destroyed graph's pool
-    held all its segments for the process's life: 20 graphs of a 64 MiB step kept 2.5 GiB.)"""
-    todo = [(pool, device_id)] if pool is not None else []
+def _release(pool=None) -> None:
+    """Give the free segments of the retired pools (and of `pool`) back to the driver; keep those
+    that still reserve memory for a later call. (A destroyed graph's pool held all its segments
+    for the process's life: 20 graphs of a 64 MiB step kept 2.5 GiB.)"""
+    todo = [pool] if pool is not None else []
     while _retired:
         todo.append(_retired.pop())
-    for p, dev in todo:
-        if p.trim(dev):
-            _retired.append((p, dev))
+    for p in todo:
+        if p.trim():
+            _retired.append(p)
 
 
 class CUDAGraph:
@@ -66,7 +66,7 @@ class CUDAGraph:
         self._stream = None
         self._prev_alloc = None
         self.pool = None  # the graph's private MemoryPool (created at capture)
-        self._own_pool = None  # (pool, device id) where the pool is the graph's own, not the caller's
+        self._own_pool = None  # the pool where it is the graph's own, not the caller's
 
     def capture_begin(self, stream=None, pool=None) -> None:
         """Start capturing the work queued on `stream` (a new non-blocking one by default; the
@@ -81,7 +81,7 @@ class CUDAGraph:
         if _retired:
             _release()
         self.pool = pool if pool is not None else _memory.MemoryPool()
-        self._own_pool = (self.pool, _device.get_device_id()) if pool is None else None
+        self._own_pool = self.pool if pool is None else None
         # This thread's allocations come from the graph's pool; other threads keep theirs.
         self._prev_alloc = _memory.use_thread_allocator(self.pool.malloc)
         _stream.core_stream(stream)  # its device's context current in this thread
@@ -133,7 +133,7 @@ class CUDAGraph:
         self._destroy()
         own, self._own_pool = self._own_pool, None
         if own is not None:
-            _release(*own)
+            _release(own)
         elif _retired:
             _release()
 

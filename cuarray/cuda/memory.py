@@ -485,16 +485,18 @@ class MemoryPool:
                 if core is not None:
                     core.unhold()
 
-    def trim(self, device_id: int) -> int:
-        """Give `device_id`'s fully free segments back to the driver (without dropping library
-        workspaces, unlike `free_all_blocks`); the bytes this pool still reserves there. A
-        destroyed graph's private pool is trimmed so (`graph.CUDAGraph.reset`)."""
+    def trim(self) -> int:
+        """Give the fully free segments back to the driver, on every device this pool has used
+        (without dropping library workspaces, unlike `free_all_blocks`); the bytes it still
+        reserves. A destroyed graph's private pool is trimmed so (`graph.CUDAGraph.reset`)."""
 
         def trim(d):
             d.release_free_segments()
             return d.total
 
-        return self._locked(trim, device_id)
+        with self._lock:
+            devices = list(self._devices)
+        return sum(self._locked(trim, dev) for dev in devices)
 
     def used_bytes(self) -> int:
         """Bytes in live blocks (sizes rounded up to 512) on the current device."""

@@ -326,6 +326,21 @@ def test_free_all_blocks(pool, fake):
     assert pool.malloc(KiB, stream_ptr=A).ptr  # usable afterwards
 
 
+def test_trim_gives_free_segments_back_and_counts_what_stays(pool, fake):
+    # What a destroyed graph's pool runs (`graph.CUDAGraph.reset`): the free segments go back, the
+    # ones a live block holds stay and are counted; nothing else changes.
+    a = pool.malloc(KiB, stream_ptr=A)
+    c = pool.malloc(3 * MiB, stream_ptr=A)
+    del c
+    assert pool.trim() == memory.SMALL_SEGMENT and pool.total_bytes() == memory.SMALL_SEGMENT
+    assert len(fake.frees) == 1
+    check_invariants(pool, [a])
+    del a
+    assert pool.trim() == 0 and fake.live == {}
+    assert pool.trim() == 0  # (nothing left: a no-op)
+    assert pool.malloc(KiB, stream_ptr=A).ptr  # usable afterwards
+
+
 def test_peak(pool):
     a = pool.malloc(MiB, stream_ptr=A)
     b = pool.malloc(MiB, stream_ptr=A)

@@ -25,7 +25,8 @@ from .. import memory as _memory
 from .. import stream as _stream
 from ._handles import PerThreadHandle, nvmath_bindings
 
-__all__ = ["bindings", "handle", "supports", "SpMatDescr", "spmv", "spmm", "spsv", "gtsv2", "clear_descriptor_cache",
+__all__ = ["bindings", "handle", "supports", "SpMatDescr", "spmv", "spmm", "spsv", "gtsv2", "gtsv2_fits",
+           "GTSV_MIN_ROWS", "GTSV_MAX_COLUMNS", "clear_descriptor_cache",
            "get_descriptor_cache_size", "set_descriptor_cache_size"]
 
 # cudaDataType values (library_types.h), ABI-stable: R_32F=0, R_64F=1, C_32F=4, C_64F=5.
@@ -246,6 +247,16 @@ def spsv(mat: SpMatDescr, lower: bool, unit_diagonal: bool, x_ptr: int, y_ptr: i
 
 
 _GTSV_PREFIX = {"f": "s", "d": "d", "F": "c", "D": "z"}
+GTSV_MIN_ROWS = 3  # gtsv2's smallest system
+# gtsv2 takes ~7.5 us a right-hand-side column (H100): past this many, the callers' other solvers
+# (cyclic reduction over every column at once, a dense LU's one factorisation) win.
+GTSV_MAX_COLUMNS = 64
+
+
+def gtsv2_fits(m: int, columns: int) -> bool:
+    """Whether gtsv2's 32-bit sizes hold a system of m rows (at least GTSV_MIN_ROWS, padded) and
+    `columns` right-hand sides: fewer than 2**31 - 1 entries."""
+    return max(m, GTSV_MIN_ROWS) * max(columns, 1) < 2**31 - 1
 
 
 def gtsv2(char: str, m: int, n: int, dl: int, d: int, du: int, b: int, ldb: int) -> None:

@@ -17,12 +17,10 @@ from __future__ import annotations
 
 import numpy
 
+from ...cuda.libs.cusparse import GTSV_MAX_COLUMNS, GTSV_MIN_ROWS, gtsv2_fits
 from . import _xp
 
 __all__ = ["solve_tridiagonal", "use_gtsv", "pack", "unpack", "cyclic_reduction"]
-
-_MIN_ROWS = 3  # gtsv2's smallest system
-GTSV_MAX_COLUMNS = 64  # gtsv2 up to this many right-hand-side columns (real), cyclic reduction past it
 
 
 def use_gtsv(n: int, columns: int) -> bool:
@@ -30,7 +28,7 @@ def use_gtsv(n: int, columns: int) -> bool:
     (complex ones count twice): ~0.5 ms + ~7.5 us a column, against cyclic reduction's ~0.6 ms a
     level of log2(n) levels, launch-bound until the columns make it a pass over memory. gtsv2's
     sizes are 32-bit: systems of 2**31 entries or more (rows times columns) take cyclic reduction."""
-    return columns <= GTSV_MAX_COLUMNS and max(n, _MIN_ROWS) * max(columns, 1) < 2**31 - 1
+    return columns <= GTSV_MAX_COLUMNS and gtsv2_fits(n, columns)
 
 
 def pack(lower, diag, upper, rhs):
@@ -42,7 +40,7 @@ def pack(lower, diag, upper, rhs):
     part = numpy.finfo(rhs.dtype).dtype if cplx else rhs.dtype  # the right-hand sides' real dtype
     real = numpy.result_type(lower.dtype, diag.dtype, upper.dtype, part)
     real = real if real in (numpy.float32, numpy.float64) else numpy.dtype(numpy.float64)
-    pad = max(_MIN_ROWS - n, 0)
+    pad = max(GTSV_MIN_ROWS - n, 0)
     zero, zeros, ones = _xp.zeros((1,), dtype=real), _xp.zeros((pad,), dtype=real), _xp.ones((pad,), dtype=real)
     dl = _xp.concatenate((zero, lower.astype(real)[1:], zeros))
     d = _xp.concatenate((diag.astype(real), ones))

@@ -14,13 +14,12 @@ from ..._logic.content import isfinite
 from ..._logic.truth import all as all_
 from ..._manipulation.joining import concatenate
 from ...cuda.libs import cusparse as _cusparse
+from ...cuda.libs.cusparse import GTSV_MAX_COLUMNS, GTSV_MIN_ROWS, gtsv2_fits
 from ...linalg._util import LinAlgError
 
 __all__ = ["use_gtsv", "solve"]
 
-GTSV_MIN_ROWS = 3  # gtsv2's smallest system
 DENSE_MAX_ROWS = 16384  # the dense fallback's limit: 2 GiB of float64 matrix
-GTSV_MAX_COLUMNS = 64
 
 
 def use_gtsv(lower: int, upper: int, n: int, batched: bool, columns: int = 1) -> bool:
@@ -28,7 +27,7 @@ def use_gtsv(lower: int, upper: int, n: int, batched: bool, columns: int = 1) ->
     entries in its right-hand sides (gtsv2's sizes are 32-bit), and at most GTSV_MAX_COLUMNS of
     them unless n is past DENSE_MAX_ROWS (gtsv2 takes ~7.5 us a column: below that the dense LU's
     one factorisation wins)."""
-    fits = (columns <= GTSV_MAX_COLUMNS or n > DENSE_MAX_ROWS) and n * max(columns, 1) < 2**31 - 1
+    fits = (columns <= GTSV_MAX_COLUMNS or n > DENSE_MAX_ROWS) and gtsv2_fits(n, columns)
     return lower == 1 and upper == 1 and not batched and n >= GTSV_MIN_ROWS and fits
 
 
