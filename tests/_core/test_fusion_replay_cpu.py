@@ -18,6 +18,20 @@ _ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__
 K3 = ("elementwise", "product", "reduction")
 
 
+def _run_script(script, steady):
+    """Run a script of this file in a fresh process with the device stubbed; `steady`: with the end
+    of a lazy block's C path (`evaluation._steady_finish`, `_native/steady.c`) where it is built,
+    else the Python path alone (the same assertions hold on either)."""
+    script = script.format(tests=os.path.join(_ROOT, "tests"))
+    if not steady:
+        script = script.replace("install()\n", "install()\nfrom cuarray._core.fusion import evaluation as _E\n"
+                                "_E._steady_finish = None\n", 1)
+        assert "_steady_finish = None" in script
+    env = dict(os.environ, PYTHONPATH=_ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    res = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=300)
+    assert res.returncode == 0 and res.stdout.strip().endswith("ok"), res.stdout + res.stderr
+
+
 @pytest.mark.parametrize("args, enabled, want", [
     # (kinds, output_is_input, repeats, changed_arrays, changed_scalars)
     (((), False, 5, 0, 0), True, "nothing launched"),
@@ -224,11 +238,9 @@ _SCRIPT = textwrap.dedent('''
 ''')
 
 
-def test_evaluations_are_logged_with_their_launches_times_and_replay_decision():
-    script = _SCRIPT.format(tests=os.path.join(_ROOT, "tests"))
-    env = dict(os.environ, PYTHONPATH=_ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    res = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=300)
-    assert res.returncode == 0 and res.stdout.strip().endswith("ok"), res.stdout + res.stderr
+@pytest.mark.parametrize("steady", [True, False], ids=["steady-path", "python-path"])
+def test_evaluations_are_logged_with_their_launches_times_and_replay_decision(steady):
+    _run_script(_SCRIPT, steady)
 
 
 
@@ -402,11 +414,9 @@ _REPLAY_SCRIPT = textwrap.dedent('''
 ''')
 
 
-def test_graph_replay_logic_with_a_fake_capture():
-    script = _REPLAY_SCRIPT.format(tests=os.path.join(_ROOT, "tests"))
-    env = dict(os.environ, PYTHONPATH=_ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    res = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=300)
-    assert res.returncode == 0 and res.stdout.strip().endswith("ok"), res.stdout + res.stderr
+@pytest.mark.parametrize("steady", [True, False], ids=["steady-path", "python-path"])
+def test_graph_replay_logic_with_a_fake_capture(steady):
+    _run_script(_REPLAY_SCRIPT, steady)
 
 
 _CAPTURE_SCRIPT = textwrap.dedent('''
@@ -500,8 +510,6 @@ _CAPTURE_SCRIPT = textwrap.dedent('''
 ''')
 
 
-def test_capture_path_with_a_stubbed_driver():
-    script = _CAPTURE_SCRIPT.format(tests=os.path.join(_ROOT, "tests"))
-    env = dict(os.environ, PYTHONPATH=_ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    res = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=300)
-    assert res.returncode == 0 and res.stdout.strip().endswith("ok"), res.stdout + res.stderr
+@pytest.mark.parametrize("steady", [True, False], ids=["steady-path", "python-path"])
+def test_capture_path_with_a_stubbed_driver(steady):
+    _run_script(_CAPTURE_SCRIPT, steady)

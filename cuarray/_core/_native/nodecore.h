@@ -128,6 +128,9 @@ PyObject *nc_scalar(PyObject *trace, PyObject *v, PyObject *t);
 /* lazyops.c: its types and functions added to the module (0, or -1 with an error set) */
 int nc_lazyops_init(PyObject *module);
 
+/* steady.c: `steady_finish` (a loop body's evaluation in its steady state) and its configure function, likewise */
+int nc_steady_init(PyObject *module);
+
 /* ufunccall.c: `UfuncCall` (the ufunc call's dispatch point) and its configure function, likewise */
 int nc_ufunccall_init(PyObject *module);
 

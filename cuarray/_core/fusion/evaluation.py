@@ -10,8 +10,13 @@ each attribute, loops rather than comprehensions (their frames cost more than th
 
 from __future__ import annotations
 
+from ...cuda import _sync_hooks
+from ...cuda import device as _device
+from ...cuda import stream as _stream
 from . import graph_replay as _graph_replay
+from . import planner as _planner
 from . import replay as _replay
+from .graph import native as _native
 from .planner import plan_traced
 from .trace import Trace
 
@@ -19,12 +24,29 @@ __all__ = ["compute", "flush"]
 
 _perf_counter = _replay.perf_counter
 
+# The end of a lazy block in its steady state (the predicted Program, replayed as the graph that
+# follows the last replay, or one never replayed) as one C call, where the node core is built
+# (`_native/steady.c`: this module's steps and their effects, in order; False, with nothing done,
+# wherever a step would decide or record anything else).
+_steady_finish = None
+if _native is not None:
+    _native.configure_steady(_planner._programs, _planner._generation, _replay, _replay._logs, _graph_replay._st,
+                             _sync_hooks.is_capturing, _stream.get_current_stream, _device.get_device_id,
+                             _perf_counter, _planner._Label)
+    _steady_finish = _native.steady_finish
+
 
 def compute(st, nodes, last=False) -> None:
     """Compute `nodes` (one Program) and keep their values, and those of the matmuls and
     reductions computed on the way (recomputing those would cost more than keeping them).
     `last`: the thread leaves lazy mode after this (no new stretch of building follows)."""
     trace = st.trace
+    if last and _steady_finish is not None:
+        done = _steady_finish(st, nodes)  # (True: all done; else None, or the Program planned as below)
+        if done is not None:
+            if done is not True:
+                _run(trace, nodes, *done)
+            return
     new = None
     if trace is None:  # outside lazy mode: the graph is recorded now
         trace = Trace()
@@ -46,6 +68,11 @@ def compute(st, nodes, last=False) -> None:
     if held is not None:  # (the leaves with `args`: `Trace._leaf` lists them)
         for n in held:
             n.args = ()
+    _run(trace, nodes, prog, inputs, t0)
+
+
+def _run(trace, nodes, prog, inputs, t0) -> None:
+    """`compute`'s run of the Program `prog` planned for `nodes` from `t0` (`perf_counter`) on its inputs' values."""
     started = _replay.DEVICE_TIMES and _replay.start_timing() or None  # (`explain()`'s device time)
     values = _graph_replay.run(prog, inputs) if _replay.GRAPH_REPLAY else prog.run(inputs)
     if len(nodes) == 1:  # (the common case: one result, no zip)
