@@ -29,6 +29,7 @@ from __future__ import annotations
 from . import _backend
 from . import _sync_hooks
 from . import device as _device
+from . import launch as _launch
 from . import memory as _memory
 from . import stream as _stream
 
@@ -63,6 +64,7 @@ class CUDAGraph:
     def __init__(self):
         self._graph = None
         self._exec = None
+        self._exec_handle = 0  # (the exec's handle as an integer: `launch.graph_launcher()`'s argument)
         self._stream = None
         self._prev_alloc = None
         self.pool = None  # the graph's private MemoryPool (created at capture)
@@ -118,6 +120,7 @@ class CUDAGraph:
                     _backend._error_text(status)))
         self._graph = g
         self._exec = _backend.check(drv.cuGraphInstantiate(g, 0))
+        self._exec_handle = int(self._exec)
 
     def replay(self, stream=None) -> None:
         """Run the captured work again on `stream` (default: the current stream)."""
@@ -125,7 +128,13 @@ class CUDAGraph:
             raise RuntimeError("nothing captured: use `with cuarray.cuda.graph(g):` first")
         s = _stream.get_current_stream() if stream is None else stream
         _stream.core_stream(s)  # its device's context current in this thread
-        _backend.check(_backend.driver().cuGraphLaunch(self._exec, s.ptr))
+        launch = _launch.graph_launcher()
+        if launch is not None:  # (cuGraphLaunch from C: a lazy loop body's replay is this call, issue 57)
+            status = launch(self._exec_handle, s.ptr)
+            if status:  # (the error cuda.bindings' call would give: `check` of its CUresult)
+                _backend.check((_backend.driver().CUresult(status),))
+        else:
+            _backend.check(_backend.driver().cuGraphLaunch(self._exec, s.ptr))
 
     def reset(self) -> None:
         """Destroy the captured graph and release its pool: its free memory goes back to the
@@ -141,7 +150,7 @@ class CUDAGraph:
         drv = _backend.driver() if (self._exec is not None or self._graph is not None) else None
         if self._exec is not None:
             drv.cuGraphExecDestroy(self._exec)
-            self._exec = None
+            self._exec, self._exec_handle = None, 0
         if self._graph is not None:
             drv.cuGraphDestroy(self._graph)
             self._graph = None

@@ -60,17 +60,45 @@ def _launch_error(status: int) -> None:
     _check_driver_error(status)
 
 
-def _cu_launch_kernel_ptr() -> int:
-    """cuLaunchKernel's address from the driver (cuGetProcAddress), or 0."""
+def _driver_function_ptr(name: bytes, version: int) -> int:
+    """The address of the driver's function `name` as of CUDA `version` (cuGetProcAddress), or 0."""
     try:
         _backend.ensure_initialized()
         drv = _backend.driver()
         flag = drv.CUdriverProcAddress_flags.CU_GET_PROC_ADDRESS_DEFAULT
-        # 12000: the CUDA version from which cuLaunchKernel takes a CUkernel (cuda.core's handle)
-        err, ptr, _status = drv.cuGetProcAddress(b"cuLaunchKernel", 12000, flag)
+        err, ptr, _status = drv.cuGetProcAddress(name, version, flag)
         return int(ptr) if err == 0 else 0
-    except Exception:  # no driver: cuda.core's launch will say so
+    except Exception:  # no driver: cuda.core's launch (cuda.bindings' call) will say so
         return 0
+
+
+def _cu_launch_kernel_ptr() -> int:
+    """cuLaunchKernel's address from the driver, or 0."""
+    # 12000: the CUDA version from which cuLaunchKernel takes a CUkernel (cuda.core's handle)
+    return _driver_function_ptr(b"cuLaunchKernel", 12000)
+
+
+_graph_launch = None  # `graph_launcher()`'s answer once asked: the C function, or False
+
+
+def graph_launcher():
+    """`_launchcore.graph_launch` (cuGraphLaunch from C: `status = f(exec handle, stream handle)`,
+    both integers), or None where the extension or the driver's address is missing, or
+    CUARRAY_PURE_PYTHON_LAUNCH=1 asks for cuda.bindings' calls (`graph.CUDAGraph.replay` then
+    makes cuda.bindings' call)."""
+    global _graph_launch
+    if _graph_launch is None:
+        _graph_launch = False
+        if _environ.get("CUARRAY_PURE_PYTHON_LAUNCH", "0") in ("", "0"):
+            try:
+                from . import _launchcore
+            except ImportError:
+                _launchcore = None
+            ptr = _driver_function_ptr(b"cuGraphLaunch", 10000) if _launchcore is not None else 0
+            if ptr:
+                _launchcore.configure_graph_launch(ptr)
+                _graph_launch = _launchcore.graph_launch
+    return _graph_launch or None
 
 
 def _pick():

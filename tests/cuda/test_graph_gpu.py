@@ -130,3 +130,37 @@ def test_a_destroyed_graph_gives_its_memory_back():
     del y
     g.reset()
     assert _free_bytes() - held >= 64 * 2**20, (_free_bytes() - held) / 2**20
+
+
+def test_replays_go_through_cuGraphLaunch_from_c_and_a_refused_launch_raises():
+    from cuarray.cuda import _backend
+    from cuarray.cuda import launch
+
+    assert launch.graph_launcher() is not None  # (cuda/_native/launch.c's `graph_launch`)
+    rng = numpy.random.default_rng()
+    dx = cp.asarray(rng.standard_normal(1000).astype(numpy.float32))
+    out = cp.empty_like(dx)
+    s = cp.cuda.Stream(non_blocking=True)
+
+    def step():
+        cp.multiply(dx, 3.0, out=out)
+        cp.add(out, dx.sum(), out=out)
+
+    with s:
+        step()
+        g = cp.cuda.CUDAGraph()
+        with cp.cuda.graph(g):
+            step()
+    for stream in (None, s):  # the current stream, and another one given
+        x = rng.standard_normal(1000).astype(numpy.float32)
+        dx[...] = cp.asarray(x)
+        g.replay(stream)
+        (stream or cp.cuda.get_current_stream()).synchronize()
+        numpy.testing.assert_allclose(out.get(), x * 3.0 + x.sum(dtype=numpy.float64), rtol=1e-5, atol=1e-3)
+    handle, g._exec_handle = g._exec_handle, 0  # (no graph: the driver refuses the launch)
+    with pytest.raises(_backend.CUDARuntimeError, match="CUDA_ERROR"):
+        g.replay()
+    g._exec_handle = handle
+    g.replay()  # the context lives on
+    cp.cuda.get_current_stream().synchronize()
+    g.reset()

@@ -223,6 +223,31 @@ def test_a_failed_launch_raises_the_error_functions_exception(fake_driver):
     assert len(fake_driver["calls"]) == 2
 
 
+def test_graph_launch_calls_cuGraphLaunch_with_the_handles_and_returns_its_status():
+    calls, rc = [], [0]
+
+    @ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p)
+    def fake(exec_, stream):
+        calls.append((exec_, stream))
+        return rc[0]
+
+    lc.configure_graph_launch(ctypes.cast(fake, ctypes.c_void_p).value)
+    try:
+        assert lc.graph_launch(0x1000, 0x2000) == 0
+        rc[0] = 400  # CUDA_ERROR_INVALID_HANDLE: returned, not raised (graph.py raises it)
+        assert lc.graph_launch(0x1001, 2) == 400
+        assert calls == [(0x1000, 0x2000), (0x1001, 2)]
+        with pytest.raises(TypeError):
+            lc.graph_launch(1)
+    finally:
+        lc.configure_graph_launch(0)
+        launch._graph_launch = None  # (configured again from the driver where there is one)
+        launch.graph_launcher()
+    if not launch.graph_launcher():
+        with pytest.raises(TypeError, match="configure_graph_launch"):
+            lc.graph_launch(1, 2)
+
+
 # ---- the choice in launch.py ----------------------------------------------------------------
 
 class _FakeCore:

@@ -34,6 +34,9 @@ typedef CUresult (*cuLaunchKernel_t)(CUfunction f, unsigned gx, unsigned gy, uns
 #define BUF_BYTES 2048 /* kernel parameters land here; a bigger set goes to cuda.core */
 
 static cuLaunchKernel_t launch_fn;
+/* cuGraphLaunch (`configure_graph_launch`): a CUDA graph's replay, its exec handle and stream as integers */
+typedef CUresult (*cuGraphLaunch_t)(void *exec, CUstream s);
+static cuGraphLaunch_t graph_launch_fn;
 static PyObject *fallback, *error_fn, *stream_type, *config_type, *kernel_type;
 static PyObject *scalar_types; /* (numpy.generic, ctypes._SimpleCData): whose buffers are values */
 
@@ -406,7 +409,41 @@ static PyObject *pack_py(PyObject *mod, PyObject *const *args, Py_ssize_t nargs)
     return Py_BuildValue("(y#NN)", buf, end, o, z);
 }
 
+/* configure_graph_launch(cuGraphLaunch address): 0 takes it back (graph_launch raises then) */
+static PyObject *configure_graph_launch(PyObject *mod, PyObject *ptr)
+{
+    void *p = PyLong_AsVoidPtr(ptr);
+    (void)mod;
+    if (p == NULL && PyErr_Occurred())
+        return NULL;
+    graph_launch_fn = (cuGraphLaunch_t)p;
+    Py_RETURN_NONE;
+}
+
+/* graph_launch(exec handle, stream handle) -> CUresult: cuGraphLaunch, the call's status returned
+   (graph.py raises for it as for cuda.bindings' call: `_backend.check`). The cuda.bindings call
+   converts both handles to its own objects first; measured on the H100's host in a lazy loop's
+   replay, 4.5 us a replay of which the driver's own part is about 2 (docs/perf-notes.md). */
+static PyObject *graph_launch(PyObject *mod, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)mod;
+    if (nargs != 2 || graph_launch_fn == NULL) {
+        PyErr_SetString(PyExc_TypeError, "graph_launch(exec, stream), after configure_graph_launch()");
+        return NULL;
+    }
+    void *exec = PyLong_AsVoidPtr(args[0]), *stream = PyLong_AsVoidPtr(args[1]);
+    if (PyErr_Occurred())
+        return NULL;
+    CUresult rc;
+    Py_BEGIN_ALLOW_THREADS /* (the driver may wait for room in the launch queue) */
+    rc = graph_launch_fn(exec, (CUstream)stream);
+    Py_END_ALLOW_THREADS
+    return PyLong_FromLong(rc);
+}
+
 static PyMethodDef methods[] = {
+    {"configure_graph_launch", configure_graph_launch, METH_O, "configure_graph_launch(cuGraphLaunch address)"},
+    {"graph_launch", (PyCFunction)(void (*)(void))graph_launch, METH_FASTCALL, "graph_launch(exec, stream) -> CUresult: cuGraphLaunch"},
     {"enqueue", (PyCFunction)(void (*)(void))enqueue, METH_FASTCALL, "enqueue(stream, config, kernel, *args): cuda.core's launch, through cuLaunchKernel"},
     {"configure", configure, METH_VARARGS, "configure(cuLaunchKernel ptr, fallback, error_fn, Stream, LaunchConfig, Kernel)"},
     {"pack", (PyCFunction)(void (*)(void))pack_py, METH_FASTCALL, "pack(*args): (bytes, offsets, sizes), or None (cuda.core's)"},
