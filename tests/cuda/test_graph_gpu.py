@@ -154,6 +154,7 @@ def test_replays_go_through_cuGraphLaunch_from_c_and_a_refused_launch_raises():
     for stream in (None, s):  # the current stream, and another one given
         x = rng.standard_normal(1000).astype(numpy.float32)
         dx[...] = cp.asarray(x)
+        cp.cuda.get_current_stream().synchronize()  # (the write is on the current stream, `s` is another)
         g.replay(stream)
         (stream or cp.cuda.get_current_stream()).synchronize()
         numpy.testing.assert_allclose(out.get(), x * 3.0 + x.sum(dtype=numpy.float64), rtol=1e-5, atol=1e-3)
