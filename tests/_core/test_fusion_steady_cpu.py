@@ -1,6 +1,5 @@
 """The end of a lazy block in its steady state as one C call (`evaluation._steady_finish`,
-cuarray/_core/_native/steady.c), reached from the C block (block.c) or the Python one, against the
-Python path it stands for: loops of every kind the
+cuarray/_core/_native/steady.c) against the Python path it stands for: loops of every kind the
 replay logic knows (carried values, a scalar that changes, an output kept by the caller, an input
 that moves, a one-kernel body never replayed, a structure change, two blocks a step, graph replay
 switched off and on, an in-place write mid-body, device times) run in two fresh processes with
@@ -35,7 +34,6 @@ _SCRIPT = textwrap.dedent('''
     from cuarray._core.fusion import replay as R
 
     STEADY = {steady}
-    LZ = cp.lazy if {c_block} else (lambda: cp.lazy(evaluate="device"))  # (the C block, or the Python methods)
     used = {{"done": 0, "planned": 0, "none": 0}}
     if STEADY:
         assert E._steady_finish is not None
@@ -90,7 +88,7 @@ _SCRIPT = textwrap.dedent('''
     X, Y = cp.ndarray((N, F), np.float32), cp.ndarray((N,), np.float32)
 
     def logreg(w, b, lr=0.1):
-        with LZ():
+        with cp.lazy():
             p = 1 / (1 + cp.exp(-cp.dot(X, w) - b))
             gw = cp.dot(X.T, p - Y) / N + 0.02 * w
             gb = (p - Y).mean()
@@ -119,20 +117,20 @@ _SCRIPT = textwrap.dedent('''
         note("moved", [w, b])
     a, c = cp.ndarray((1000,), np.float32), cp.ndarray((1000,), np.float32)
     for i in range(6):  # one kernel: never replayed
-        with LZ():
+        with cp.lazy():
             y = cp.sqrt(cp.exp(a * 2.0 + c) * c - 1.0)
         note("chain", [y])
     for i in range(6):  # a structure change mid-loop, and back
-        with LZ():
+        with cp.lazy():
             y = cp.exp(a * 2.0 + c) * c
             if i == 3:
                 y = y + a
             y = cp.dot(y, c) + y.sum()
         note("change", [y])
     for i in range(6):  # two blocks a step: two Programs in turn
-        with LZ():
+        with cp.lazy():
             u = cp.dot(X, w) * 2.0 + cp.dot(X, w).sum()
-        with LZ():
+        with cp.lazy():
             w = w - 0.01 * cp.dot(X.T, u) + cp.dot(X.T, u).mean()
         note("two", [u, w])
     for i in range(8):  # graph replay off for a while
@@ -144,7 +142,7 @@ _SCRIPT = textwrap.dedent('''
         note("switch", [w, b])
     Z = cp.ndarray((F,), np.float32)
     for i in range(5):  # an in-place write mid-body (an evaluation that is not the last)
-        with LZ():
+        with cp.lazy():
             h = cp.dot(X, w) * 0.5
             cp.multiply(h.sum(), w, out=Z)
             w = w - cp.dot(X.T, h) * 0.01 + Z
@@ -161,20 +159,17 @@ _SCRIPT = textwrap.dedent('''
 ''')
 
 
-def _run(steady, c_block):
+def _run(steady):
     env = dict(os.environ, PYTHONPATH=_ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    res = subprocess.run([sys.executable, "-c", _SCRIPT.format(steady=steady, c_block=c_block)], capture_output=True,
-                         text=True,
+    res = subprocess.run([sys.executable, "-c", _SCRIPT.format(steady=steady)], capture_output=True, text=True,
                          env=env, timeout=300)
     assert res.returncode == 0, res.stdout + res.stderr
     return json.loads(res.stdout.strip().splitlines()[-1])
 
 
 @pytest.mark.skipif(native is None, reason="the node core is not built (CUARRAY_PURE_PYTHON_NODES=1 or no compiler)")
-@pytest.mark.parametrize("c_block", [True, False], ids=["c-block", "python-block"])
-def test_the_steady_path_does_what_the_python_path_does(c_block):
-    # (the C block calls `_steady_finish` itself, the Python block through `evaluation.compute`)
-    c, py = _run(True, c_block), _run(False, False)
+def test_the_steady_path_does_what_the_python_path_does():
+    c, py = _run(True), _run(False)
     assert py["used"] == {"done": 0, "planned": 0, "none": 0}
     used = c["used"]
     # replays and never-replayed kernels done whole in C; predictions kept where a replay is decided

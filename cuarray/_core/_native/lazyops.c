@@ -515,7 +515,7 @@ done:
    (PyThreadState_GetDict, "for extensions"), keyed by `tls`, and goes with the thread (no other
    thread can see it; `_threads.st` is set once per thread): a dict look-up, ~20 ns a call
    instead of ~50 (issue 57). */
-PyObject *thread_state(PyObject *tls) {
+static PyObject *thread_state(PyObject *tls) {
     PyObject *d = PyThreadState_GetDict(), *st;
     if (d) {
         st = PyDict_GetItemWithError(d, tls);

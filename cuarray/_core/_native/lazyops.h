@@ -30,8 +30,6 @@ int str_is(PyObject *o, PyObject *s);
 int plain_node(PyObject *o);
 PyObject *trace_array(PyObject *trace, PyObject *a);
 PyObject *emit(PyObject *n, PyObject *st, PyObject *live);
-/* This thread's lazy state `tls.st` (new reference), kept in the thread's dict after the first look-up */
-PyObject *thread_state(PyObject *tls);
 int inside_routine(PyObject *st);
 int seg_is(PyObject *node, PyObject *tid);
 

@@ -201,7 +201,7 @@ static PyObject *live_add_method(PyObject *self, PyObject *x) {
 }
 
 /* The nodes of the members not computed (`node.value is None`), in the order they were made. */
-PyObject *live_pending(PyObject *self, PyObject *unused) {
+static PyObject *live_pending(PyObject *self, PyObject *unused) {
     PyObject *out = PyList_New(0); /* (made first: a collection it may start cannot run during the walk) */
     if (!out)
         return NULL;

@@ -130,11 +130,6 @@ int nc_lazyops_init(PyObject *module);
 
 /* steady.c: `steady_finish` (a loop body's evaluation in its steady state) and its configure function, likewise */
 int nc_steady_init(PyObject *module);
-/* `steady_finish(st, nodes)` (True, None or (prog, values, t0); NULL with an error set), and the function object */
-PyObject *steady_call(PyObject *st, PyObject *nodes);
-extern PyObject *steady_fn;
-/* block.c: `BlockFields` (a `with lazy():` block's entry and exit), added to the module, likewise */
-int nc_block_init(PyObject *module);
 
 /* ufunccall.c: `UfuncCall` (the ufunc call's dispatch point) and its configure function, likewise */
 int nc_ufunccall_init(PyObject *module);
@@ -144,8 +139,6 @@ int nc_ufunccall_init(PyObject *module);
 int nc_live_init(PyObject *module);
 extern PyTypeObject *live_type;
 int live_add(PyObject *live, PyObject *x);
-/* `live.pending()`: the nodes of a Live's members not computed, oldest first (a new list) */
-PyObject *live_pending(PyObject *live, PyObject *unused);
 /* The field `which` (SF_*) of a thread's lazy state, a new reference: from the C struct where `st`
    is a StateFields with it set, else by name (NULL with an error set where it has none). */
 PyObject *state_get(PyObject *st, int which);

@@ -151,15 +151,6 @@ static int next_graph(Owned *own, PyObject *ent, PyObject *values) {
 /* steady_finish(st, nodes): True (the evaluation done); None (nothing done: the prediction does not
    hold); or (prog, values, t0) where only `plan_traced`'s predicted case and `compute`'s release of
    the previous step's graph were done (`compute` runs the rest: a replay to decide, copies, a capture). */
-static PyObject *steady_finish(PyObject *mod, PyObject *const *a, Py_ssize_t na);
-
-PyObject *steady_fn; /* the module's `steady_finish` (block.c calls it directly where it is the one configured) */
-
-PyObject *steady_call(PyObject *st, PyObject *nodes) {
-    PyObject *a[2] = {st, nodes};
-    return steady_finish(NULL, a, 2);
-}
-
 static PyObject *steady_finish(PyObject *mod, PyObject *const *a, Py_ssize_t na) {
     Owned own_ = {{0}, 0}, *own = &own_;
     PyObject *result = NULL;
@@ -407,8 +398,5 @@ int nc_steady_init(PyObject *m) {
 #define INTERN(name) if (!(k_##name = PyUnicode_InternFromString(#name))) return -1;
     NAMES(INTERN)
 #undef INTERN
-    if (PyModule_AddFunctions(m, steady_methods) < 0)
-        return -1;
-    steady_fn = PyObject_GetAttrString(m, "steady_finish");
-    return steady_fn ? 0 : -1;
+    return PyModule_AddFunctions(m, steady_methods);
 }

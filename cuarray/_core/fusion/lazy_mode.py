@@ -561,21 +561,7 @@ def _clip(a, lo, hi):
 
 
 # -- the context ------------------------------------------------------------------------------------
-class _BlockEntry:
-    """`lazy`'s `__enter__` and `__exit__` where the node core is not built: its Python methods.
-    (Built, they are `_nodecore.BlockFields`' C methods: `lazy._enter` / `lazy._exit` inline for a
-    plain `lazy()` block, those methods for any other: `_native/block.c`.)"""
-
-    _general = False
-
-    def __enter__(self):
-        return self._enter()
-
-    def __exit__(self, *exc):
-        return self._exit(*exc)
-
-
-class lazy(_BlockEntry if _g.native is None else _g.native.BlockFields):
+class lazy:
     """Lazy evaluation: `with cuarray.lazy():` or `@cuarray.lazy` on a function. Inside,
     operations build an expression graph and return `LazyArray` objects with their shape and dtype;
     values are computed, in as few fused kernels as the graph allows, when needed or when the
@@ -619,7 +605,6 @@ class lazy(_BlockEntry if _g.native is None else _g.native.BlockFields):
             raise ValueError("lazy: evaluate must be 'device' or 'numpy', not {!r}".format(evaluate))
         if fn is not None and not callable(fn):
             raise TypeError("lazy: {!r} is not callable (use `with cuarray.lazy():` or `@cuarray.lazy`)".format(fn))
-        self._general = True  # (its entry and exit: the Python methods below)
         self._fn = fn
         self._host = evaluate == "numpy"
         self._evaluate = evaluate
@@ -656,7 +641,7 @@ class lazy(_BlockEntry if _g.native is None else _g.native.BlockFields):
                 raise _host_input.reject(a, "lazy.leaf")
         return out[0] if len(out) == 1 else tuple(out)
 
-    def _enter(self):
+    def __enter__(self):
         st = _threads.st
         depth = st.depth
         self._host_saved = st.host
@@ -674,7 +659,7 @@ class lazy(_BlockEntry if _g.native is None else _g.native.BlockFields):
             self._saved, st.live = st.live, None
         return self
 
-    def _exit(self, *exc):
+    def __exit__(self, *exc):
         st = _threads.st
         st.host = self._host_saved
         st.depth -= 1
@@ -709,10 +694,6 @@ def _unwrap(out):
     if type(out) is dict:
         return {k: _unwrap(v) for k, v in out.items()}
     return out
-
-
-if _g.native is not None:  # (the C entry and exit of a plain block: what `_enter` and `_exit` do, inline)
-    _g.native.configure_block(_threads, _tracing.state, _tracing.active, _evaluation)
 
 
 # -- what the tracer builds for each traceable routine (`_State.call`) ------------------------------
