@@ -32,7 +32,7 @@ static PyObject *env;
 #define DECLARE(name) static PyObject *k_##name;
 NAMES(DECLARE)
 
-#define MAX_OWNED 64
+#define MAX_OWNED 96 /* (the longest path keeps 61) */
 typedef struct {
     PyObject *o[MAX_OWNED];
     int k;

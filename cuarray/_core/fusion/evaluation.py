@@ -26,8 +26,10 @@ _perf_counter = _replay.perf_counter
 
 # The end of a lazy block in its steady state (the predicted Program, replayed as the graph that
 # follows the last replay, or one never replayed) as one C call, where the node core is built
-# (`_native/steady.c`: this module's steps and their effects, in order; False, with nothing done,
-# wherever a step would decide or record anything else).
+# (`_native/steady.c`: this module's steps and their effects, in order). It answers True when done;
+# None, with nothing done, where the prediction does not hold; (prog, values, t0) once only the plan
+# is confirmed and the last step's graph released, where a step would decide or record anything else
+# (`_run` does the rest).
 _steady_finish = None
 if _native is not None:
     _native.configure_steady(_planner._programs, _planner._generation, _replay, _replay._logs, _graph_replay._st,
