@@ -85,7 +85,15 @@ CASES = {
     "ternary": lambda uf, us, tr, x, y, u, c: uf(tr, ATTR, F4, (4,), (u, x, y)),
     "chain": lambda uf, us, tr, x, y, u, c: uf(tr, ATTR, F4, (4,), (us(tr, ATTR, F4, uf(tr, ATTR, F4, (4,), (u,)),
                                                                        1.0, float, False), c)),
+    # A cost the C records do not sum as C integers (past int64, not an int): Python's arithmetic.
+    "cost-past-int64": lambda uf, us, tr, x, y, u, c: uf(tr, ATTR, F4, (4,), (_cost(u, 2 ** 70), _cost(y, 3))),
+    "cost-not-an-int": lambda uf, us, tr, x, y, u, c: uf(tr, ATTR, F4, (4,), (y, _cost(u, 2.5))),
 }
+
+
+def _cost(n, cost):
+    n.cost = cost
+    return n
 
 
 @native

@@ -299,20 +299,28 @@ done:
     return rc;
 }
 
-/* `cost` of a ufunc node: 1 + the cost of each operand not computed yet (new reference). */
+/* `cost` of a ufunc node: 1 + the cost of each operand not computed yet (new reference). Summed
+   as C integers: PyNumber_Add on each operand's cost took ~1.7k instructions of a replayed
+   seed-logreg step (issue 57; callgrind, device stubbed). */
 static PyObject *ufunc_cost(NodeFields **operands, Py_ssize_t count) {
-    PyObject *c = one;
-    Py_INCREF(c);
-    for (Py_ssize_t i = 0; i < count; i++) {
+    Py_ssize_t c = 1;
+    for (Py_ssize_t i = 0; i < count && c > 0; i++) {
+        PyObject *k = operands[i]->cost;
+        if (operands[i]->value == Py_None)
+            c = PyLong_Check(k) && PyLong_AsSsize_t(k) >= 0 ? c + PyLong_AsSsize_t(k) : -1;
+    }
+    if (c > 0)
+        return PyLong_FromSsize_t(c);
+    PyErr_Clear(); /* (a cost that is not a count below 2**63: Python's arithmetic, the reference's) */
+    PyObject *t = PyLong_FromSsize_t(1);
+    for (Py_ssize_t i = 0; t && i < count; i++) {
         if (operands[i]->value != Py_None)
             continue;
-        PyObject *s = PyNumber_Add(c, operands[i]->cost);
-        Py_DECREF(c);
-        if (!s)
-            return NULL;
-        c = s;
+        PyObject *u = PyNumber_Add(t, operands[i]->cost);
+        Py_DECREF(t);
+        t = u;
     }
-    return c;
+    return t;
 }
 
 /* The entry ("ufunc", attr, positions of `operands`) where the expected entries `expect` (a list,
@@ -576,7 +584,7 @@ PyMODINIT_FUNC PyInit__nodecore(void) {
     one = PyLong_FromLong(1);
     if (!s_by_value_ || !s_expect || !s_ufunc || !s_scalar || !s_a || !s_ops || !s_leaves || !s_values || !s_id || !empty ||
         !zero || !one ||
-        nc_lazyops_init(m) < 0 || nc_ufunccall_init(m) < 0 || nc_steady_init(m) < 0) {
+        nc_lazyops_init(m) < 0 || nc_ufunccall_init(m) < 0 || nc_steady_init(m) < 0 || nc_threadlocal_init(m) < 0) {
         Py_DECREF(m);
         return NULL;
     }
