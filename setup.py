@@ -32,7 +32,7 @@ setup(
             "cuarray._core._nodecore",
             sources=["cuarray/_core/_native/nodes.c", "cuarray/_core/_native/lazyops.c", "cuarray/_core/_native/lazycalls.c",
                      "cuarray/_core/_native/live.c", "cuarray/_core/_native/ufunccall.c",
-                     "cuarray/_core/_native/steady.c"],
+                     "cuarray/_core/_native/steady.c", "cuarray/_core/_native/threadlocal.c"],
             depends=["cuarray/_core/_native/nodecore.h", "cuarray/_core/_native/lazyops.h"],
             define_macros=[("Py_LIMITED_API", "0x030B0000")],
             py_limited_api=True,

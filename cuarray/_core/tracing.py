@@ -29,6 +29,8 @@ from __future__ import annotations
 
 import threading
 
+from . import nodecore as _nodecore
+
 __all__ = ["state", "active", "install", "uninstall", "suspended", "before_write", "routine_input", "current"]
 
 
@@ -49,7 +51,7 @@ def current():
     return state.tracer if active else None
 
 
-def install(tracer):
+def _install(tracer):
     """Make `tracer` this thread's tracer; returns the one it replaces (for `uninstall`)."""
     prev = state.tracer
     state.tracer = tracer
@@ -58,11 +60,22 @@ def install(tracer):
     return prev
 
 
-def uninstall(prev) -> None:
+def _uninstall(prev) -> None:
     """Put back the tracer `install` replaced (None: this thread is eager again)."""
     if state.tracer is not None and prev is None:
         active.pop()
     state.tracer = prev
+
+
+# `install` / `uninstall`: the two functions above, or their C versions step for step where the
+# node core is built (`_native/threadlocal.c`: every `with lazy():` block calls both, and two
+# thread-local reads and writes in Python cost ~3.4k instructions of a replayed seed-logreg step;
+# tests/_core/test_tracing_switch_cpu.py compares the two).
+if _nodecore.native is not None:
+    _nodecore.native.configure_tracing(state, active)
+    install, uninstall = _nodecore.native.install_tracer, _nodecore.native.uninstall_tracer
+else:
+    install, uninstall = _install, _uninstall
 
 
 class suspended:

@@ -133,7 +133,7 @@ done:
 PyObject *reduce_method(Operator *op, PyObject *self, PyObject *st, PyObject *live) {
     if (!PyTuple_Check(op->ufs) || PyTuple_Size(op->ufs) != 2)
         return GENERAL;
-    PyObject *name = PyTuple_GetItem(op->ufs, 0), *tracer = PyObject_GetAttr(PyTuple_GetItem(op->ufs, 1), s_tracer);
+    PyObject *name = PyTuple_GetItem(op->ufs, 0), *tracer = local_attr(PyTuple_GetItem(op->ufs, 1), s_tracer);
     if (!tracer)
         return NULL;
     Py_DECREF(tracer); /* (compared by identity only) */

@@ -22,7 +22,7 @@
 PyTypeObject *lazy_type, *ndarray_type;
 static allocfunc lazy_alloc;
 static PyObject *broadcast_shapes, *method_type, *max_chain, *py_array;
-static PyObject *s_st, *s__node, *s_compute, *s_by_value, *s_array, *s_inside;
+static PyObject *s__node, *s_compute, *s_by_value, *s_array, *s_inside;
 PyObject *s__dtype, *s__shape, *s_dot, *s_out, *s_call, *s__leaf, *s_reduce, *s_tracer;
 
 static unsigned long memo_gen = 1; /* bumped by `memos_cleared()` (fast_paths.clear_memos) */
@@ -520,29 +520,6 @@ done:
     return out;
 }
 
-/* `tls.st` (a new reference): the calling thread's lazy-mode state. The thread-local read (~50 ns)
-   is made once per thread: its result is kept in the thread's own state dict
-   (PyThreadState_GetDict, "for extensions"), keyed by `tls`, and goes with the thread (no other
-   thread can see it; `_threads.st` is set once per thread): a dict look-up, ~20 ns a call
-   instead of ~50 (issue 57). */
-static PyObject *thread_state(PyObject *tls) {
-    PyObject *d = PyThreadState_GetDict(), *st;
-    if (d) {
-        st = PyDict_GetItemWithError(d, tls);
-        if (st) {
-            Py_INCREF(st);
-            return st;
-        }
-        if (PyErr_Occurred())
-            return NULL;
-    }
-    if ((st = PyObject_GetAttr(tls, s_st)) && d && PyDict_SetItem(d, tls, st) < 0) {
-        Py_DECREF(st);
-        return NULL;
-    }
-    return st;
-}
-
 /* The operator's steps on its arguments `a` (the instance first; as many as its kind takes): its
    result, or GENERAL (its Python function takes the call). */
 PyObject *op_run(Operator *op, PyObject *const *a) {
@@ -742,11 +719,11 @@ static PyMethodDef lazy_methods[] = {
     {NULL, NULL, 0, NULL}};
 
 int nc_lazyops_init(PyObject *m) {
-    const char *names[] = {"st", "_node", "_dtype", "_shape", "compute", "by_value", "array",
+    const char *names[] = {"_node", "_dtype", "_shape", "compute", "by_value", "array",
                            "_inside_routine", "dot", "out", "call", "_leaf", "reduce", "tracer"};
-    PyObject **slots[] = {&s_st, &s__node, &s__dtype, &s__shape, &s_compute, &s_by_value,
+    PyObject **slots[] = {&s__node, &s__dtype, &s__shape, &s_compute, &s_by_value,
                           &s_array, &s_inside, &s_dot, &s_out, &s_call, &s__leaf, &s_reduce, &s_tracer};
-    for (int i = 0; i < 14; i++)
+    for (int i = 0; i < 13; i++)
         if (!(*slots[i] = PyUnicode_InternFromString(names[i])))
             return -1;
     if (!(op_type = (PyTypeObject *)PyType_FromSpec(&op_spec)))

@@ -32,6 +32,10 @@ PyObject *trace_array(PyObject *trace, PyObject *a);
 PyObject *emit(PyObject *n, PyObject *st, PyObject *live);
 int inside_routine(PyObject *st);
 int seg_is(PyObject *node, PyObject *tid);
+/* threadlocal.c: `tls.st` (lazy mode's thread state) and `tls.<name>` of a threading.local, each
+   read once per thread where it can be (new references) */
+PyObject *thread_state(PyObject *tls);
+PyObject *local_attr(PyObject *tls, PyObject *name);
 
 /* An Operator's steps on its arguments `a` (the instance, or for UFUNC and CALL the lazy state, first):
    its result, or GENERAL where its Python function takes the call (lazyops.c's `op_run`) */

@@ -134,6 +134,9 @@ int nc_steady_init(PyObject *module);
 /* ufunccall.c: `UfuncCall` (the ufunc call's dispatch point) and its configure function, likewise */
 int nc_ufunccall_init(PyObject *module);
 
+/* threadlocal.c: `thread_state`, `configure_tracing`, `install_tracer`, `uninstall_tracer`, likewise */
+int nc_threadlocal_init(PyObject *module);
+
 /* live.c: LazyFields and Live (added to the module: 0, or -1 with an error set); `live_type`;
    `live_add(live, x)`: link the LazyArray `x` into the Live set `live` (0, or -1 with an error set). */
 int nc_live_init(PyObject *module);

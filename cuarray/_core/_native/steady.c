@@ -236,7 +236,7 @@ static PyObject *steady_finish(PyObject *mod, PyObject *const *a, Py_ssize_t na)
     if (PyErr_Occurred() || (r = PyObject_IsTrue(PyTuple_GetItem(facts, 3))) < 0)
         goto error;
     int never = r || launches - 1 < least;
-    PyObject *lg = keep(own, PyObject_GetAttr(ENV(E_LOGS), k_lg)), *log = lg ? GET(lg, log) : NULL;
+    PyObject *lg = keep(own, local_attr(ENV(E_LOGS), k_lg)), *log = lg ? GET(lg, log) : NULL;
     PyObject *lprog = lg ? GET(lg, prog) : NULL;
     if (!log || !lprog)
         goto error;
@@ -251,7 +251,8 @@ static PyObject *steady_finish(PyObject *mod, PyObject *const *a, Py_ssize_t na)
             goto error;
         if (r)
             goto done;
-        PyObject *grs = ENV(E_GRAPHS), *declined = GET(grs, declined), *entries = GET(grs, entries);
+        PyObject *grs = ENV(E_GRAPHS); /* (thread-locals, as `_logs` above: local_attr) */
+        PyObject *declined = keep(own, local_attr(grs, k_declined)), *entries = keep(own, local_attr(grs, k_entries));
         if (!declined || !entries)
             goto error;
         if (declined != Py_None && (r = PySequence_Contains(declined, prog)) != 0)

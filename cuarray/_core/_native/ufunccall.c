@@ -35,7 +35,7 @@ static PyObject *uc_call(PyObject *self, PyObject *args, PyObject *kw) {
     if (tracing < 0 || n < 0)
         return NULL;
     if (tracing) {
-        PyObject *t = PyObject_GetAttr(uc_state, s_tracer_), *kwargs, *r = NULL;
+        PyObject *t = local_attr(uc_state, s_tracer_), *kwargs, *r = NULL;
         if (!t)
             return NULL;
         if (t != Py_None && state_class && Py_TYPE(t) == state_class) {
