@@ -1,6 +1,7 @@
 /* A lazy loop body's evaluation in its steady state, as one C call: `steady_finish(st, nodes)` is
-   `evaluation.compute(st, nodes, last=True)` (the evaluation at the end of a `with lazy():` block)
-   where that evaluation is the predicted one and needs no decision, in two cases:
+   `evaluation.compute(st, nodes, last=True)` (the evaluation at the end of a `with lazy():` block,
+   which `evaluation.flush(st, last=True)` asks for first) where that evaluation is the predicted
+   one and needs no decision, in two cases:
    - its Program is replayed as the CUDA graph that follows the last replay (`graph_replay`: the
      inputs read in place unmoved, the scalars unchanged, every carried input the last replay's
      output, the graph's earlier outputs no longer held, no input to copy);

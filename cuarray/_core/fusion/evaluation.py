@@ -43,12 +43,6 @@ def compute(st, nodes, last=False) -> None:
     reductions computed on the way (recomputing those would cost more than keeping them).
     `last`: the thread leaves lazy mode after this (no new stretch of building follows)."""
     trace = st.trace
-    if last and _steady_finish is not None:
-        done = _steady_finish(st, nodes)  # (True: all done; else None, or the Program planned as below)
-        if done is not None:
-            if done is not True:
-                _run(trace, nodes, *done)
-            return
     new = None
     if trace is None:  # outside lazy mode: the graph is recorded now
         trace = Trace()
@@ -107,4 +101,10 @@ def flush(st, last=False) -> None:
     if last:
         st.live = None  # (leaving lazy mode: the set goes with it; a Live's members leave it as they go)
     if pending:
+        if last and _steady_finish is not None:  # (here, not in `compute`: one frame less a block)
+            done = _steady_finish(st, pending)  # (True: all done; else None, or the Program planned as `compute` plans)
+            if done is not None:
+                if done is not True:
+                    _run(st.trace, pending, *done)
+                return
         compute(st, pending, last)
