@@ -15,7 +15,7 @@ from cuarray._core.fusion import replay as R
 
 _ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-K3 = ("elementwise", "product", "reduction")
+K3 = ("elementwise", "eager-ufunc", "reduction")  # three kernel launches (a cuBLAS call counts more)
 
 
 def _run_script(script, steady):
@@ -35,19 +35,30 @@ def _run_script(script, steady):
 @pytest.mark.parametrize("args, enabled, want", [
     # (kinds, output_is_input, repeats, changed_arrays, changed_scalars)
     (((), False, 5, 0, 0), True, "nothing launched"),
-    ((("elementwise", "epilogue"), False, 5, 0, 0), True, "not capturable: epilogue"),
+    ((("elementwise", "call solve"), False, 5, 0, 0), True, "not capturable: call solve"),
     ((("call getitem",) + K3, False, 5, 0, 0), True, "not capturable: call getitem"),
     ((K3 * 2, True, 5, 0, 0), True, "an output is an input"),
     ((K3 * 2, False, 5, 0, 1), True, "1 scalar argument(s) changed value"),
     ((K3 * 2, False, R.MIN_REPEATS - 1, 0, 0), True, "structure seen {} time(s)".format(R.MIN_REPEATS - 1)),
     ((("elementwise",), False, 9, 0, 0), True, "would not pay: 1 launch(es)"),
-    ((("elementwise", "product"), False, 9, 0, 0), True, "would not pay: 2 launch(es)"),  # 2 - 1 = 1 < 2
+    ((("elementwise", "eager-ufunc"), False, 9, 0, 0), True, "would not pay: 2 launch(es)"),  # 2 - 1 = 1 < 2
+    ((("product",), False, 9, 1, 0), True, "would not pay: 3 launch(es)"),  # a cuBLAS call: 3 - (1 + 1) = 1
     ((K3 * 2, False, 9, 4, 0), True, "would not pay: 6 launch(es)"),  # 6 - (1 + 4) = 1
     ((K3 * 2, False, 9, 1, 0), False, "eligible, saves 4 launch(es); graph replay is off"),
 ])
 def test_decide_says_why_not(args, enabled, want):
     ok, why = R.decide(*args, enabled=enabled)
     assert not ok and why.startswith(want), why
+
+
+def test_a_cublas_call_counts_as_three_launches():
+    # cublasLtMatmul's host time is several kernel launches' (issue 57): a body of one GEMM, or of one
+    # GEMM with its bias and ReLU in the epilogue, pays for a capture where a one-kernel body does not
+    assert R.launches_of(("product", "view", "epilogue", "elementwise")) == 7
+    for body in (("product",), ("epilogue",), ("view", "product")):
+        assert R.decide(body, False, R.MIN_REPEATS, 0, 0, enabled=True) == (True, "replay"), body
+    ok, why = R.decide(("elementwise",), False, 9, 0, 0, enabled=True)
+    assert not ok and why.startswith("would not pay: 1 launch(es)"), why
 
 
 def test_views_are_capturable_and_launch_nothing():

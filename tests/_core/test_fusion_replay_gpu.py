@@ -137,6 +137,47 @@ def test_gemm_body_matches_eager(replaying):
     assert _replays(7) >= 3, replay.describe()
 
 
+@pytest.fixture
+def shipped_policy(monkeypatch):
+    monkeypatch.setattr(replay, "GRAPH_REPLAY", True)  # (the default; MIN_SAVED as shipped)
+    yield
+    graph_replay._st.entries = None
+    graph_replay._st.declined = None
+
+
+@pytest.mark.parametrize("dtype", [numpy.float32, numpy.float64])
+@pytest.mark.parametrize("hold", [False, True], ids=["dropped", "held"])
+@pytest.mark.parametrize("body", ["epilogue", "gemm"])
+def test_a_one_gemm_body_is_replayed_as_shipped(shipped_policy, dtype, hold, body):
+    # One cuBLAS call a body (matmul + bias + ReLU as one cuBLASLt call with its epilogue, or a plain
+    # GEMM): its host time is worth a capture (replay.LAUNCHES, issue 57). x changes in place
+    # between steps (read where it lies); held results stay intact.
+    rng = numpy.random.default_rng()
+    hW, hb = rng.standard_normal((48, 40)).astype(dtype), rng.standard_normal(40).astype(dtype)
+    x, W, b = cp.empty((64, 48), dtype), cp.asarray(hW), cp.asarray(hb)
+    tol = dict(rtol=1e-4, atol=1e-4) if dtype == numpy.float32 else dict(rtol=1e-10, atol=1e-10)
+    kept = []
+    for i in range(10):
+        hx = rng.standard_normal((64, 48)).astype(dtype)
+        x[...] = cp.asarray(hx)
+        with cp.lazy():
+            y = cp.maximum(cp.dot(x, W) + b, 0) if body == "epilogue" else cp.dot(x, W)
+        want = hx.astype(numpy.float64) @ hW
+        want = numpy.maximum(want + hb, 0) if body == "epilogue" else want
+        numpy.testing.assert_allclose(y.get(), want, **tol)
+        if hold:
+            kept.append((y, want))
+    for y, want in kept:
+        numpy.testing.assert_allclose(y.get(), want, **tol)
+    ev = replay.evaluations()[-10:]
+    if body == "epilogue":
+        assert all(any("cublasLt" in s for s in e["steps"]) for e in ev), ev
+    if hold:
+        assert any(e["reason"].startswith("an output of an earlier replay is still held") for e in ev), ev
+    else:
+        assert _replays(10) >= 5, replay.describe()
+
+
 def test_views_of_computed_values_in_the_body(replaying):
     # transpose, a reversed slice and a reshape that must copy (a non-contiguous view), captured
     rng = numpy.random.default_rng(15)

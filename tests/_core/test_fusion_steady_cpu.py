@@ -1,8 +1,8 @@
 """The end of a lazy block in its steady state as one C call (`evaluation._steady_finish`,
 cuarray/_core/_native/steady.c) against the Python path it stands for: loops of every kind the
 replay logic knows (carried values, a scalar that changes, an output kept by the caller, an input
-that moves, a one-kernel body never replayed, a structure change, two blocks a step, graph replay
-switched off and on, an in-place write mid-body, device times) run in two fresh processes with
+that moves, a one-kernel body never replayed, a one-GEMV body replayed, a structure change, two
+blocks a step, graph replay switched off and on, an in-place write mid-body, device times) run in two fresh processes with
 the device stubbed and a fake capture, one with the C path and one without; each writes what it
 saw step by step (graphs replayed, copies, captures, the evaluation log, which arrays the caller
 got), and the two transcripts must be equal. The C run must also have done the evaluations it is
@@ -96,7 +96,7 @@ _SCRIPT = textwrap.dedent('''
         return w, b
 
     w, b = cp.ndarray((F,), np.float32), 0.0
-    for i in range(10):  # carried w and b, X and Y stable
+    for i in range(14):  # carried w and b, X and Y stable
         w, b = logreg(w, b)
         note("logreg", [w, b])
     for i in range(8):  # a scalar that changes, and back
@@ -120,6 +120,10 @@ _SCRIPT = textwrap.dedent('''
         with cp.lazy():
             y = cp.sqrt(cp.exp(a * 2.0 + c) * c - 1.0)
         note("chain", [y])
+    for i in range(10):  # one GEMV a body: a cuBLAS call pays for a capture (replay.LAUNCHES)
+        with cp.lazy():
+            u = cp.dot(X, w)
+        note("gemv", [u])
     for i in range(6):  # a structure change mid-loop, and back
         with cp.lazy():
             y = cp.exp(a * 2.0 + c) * c

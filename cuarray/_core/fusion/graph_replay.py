@@ -206,7 +206,7 @@ def _facts(prog) -> tuple:
     (`decide`'s reason with no input changed), or None. Pure: kept on the Program (`replay_facts`)."""
     kinds = [_replay.step_kind(st) for st in prog.steps]
     al = _replay.aliased(prog)
-    launches = sum(1 for k in kinds if k != "view")
+    launches = _replay.launches_of(kinds)
     never = not launches or al or any(k not in _replay.CAPTURABLE for k in kinds)
     if never or launches - 1 < _replay.MIN_SAVED:
         why = _replay.decide(kinds, al, _replay.MIN_REPEATS, 0, 0, enabled=True)[1]

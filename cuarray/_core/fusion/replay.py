@@ -12,7 +12,8 @@ graph reads and writes fixed addresses. An input carried from the previous evalu
 (`w = w - lr * g`) is read where the previous replay wrote it (`graph_replay.py`: two graphs a
 Program, alternating); any other input whose address changes must be copied into a fixed buffer
 first, and a scalar argument is baked into the kernels (a new value needs a new capture). `decide`
-counts those copies against the launches the graph would save and says why not when it does not
+counts those copies against the launches the graph would save (a cuBLAS call counted as several:
+`LAUNCHES`) and says why not when it does not
 pay or is not safe (a step that may synchronise with the host or cannot be captured, an output
 that is a view of an input). The decision is shown for each evaluation; the capture and replay
 run with the module switch `GRAPH_REPLAY` on (the default; `CUARRAY_GRAPH_REPLAY=0` turns it off).
@@ -32,7 +33,7 @@ from ...cuda import stream as _stream
 from ..ndarray import ndarray
 from .planner import _Label
 
-__all__ = ["GRAPH_REPLAY", "MIN_REPEATS", "KEEP", "decide", "step_kind", "note", "evaluations", "describe",
+__all__ = ["GRAPH_REPLAY", "MIN_REPEATS", "KEEP", "decide", "launches_of", "step_kind", "note", "evaluations", "describe",
            "set_graph_replay", "DEVICE_TIMES", "set_device_times", "start_timing"]
 
 # The switch: replay eligible loop bodies as CUDA graphs. On by default (docs/fusion.md);
@@ -49,9 +50,16 @@ MAX_GRAPHS = 8  # Programs whose graphs are kept per thread (each graph holds it
 MAX_GRAPH_BYTES = 64 << 20
 
 # Step kinds a stream capture takes: kernels launched through `launch.enqueue`, the GEMM/GEMV call,
-# and views (transpose, basic indexing, reshape: host arithmetic on a pointer and strides, no host
-# synchronisation; a reshape that must copy launches its copy on the current stream).
-CAPTURABLE = frozenset(("elementwise", "reduction", "eager-ufunc", "product", "view"))
+# the cuBLASLt call with an epilogue (its bias pointer and scale are read at the call, its workspace
+# comes from the capture's pool as a GEMM's does), and views (transpose, basic indexing, reshape:
+# host arithmetic on a pointer and strides, no host synchronisation; a reshape that must copy
+# launches its copy on the current stream).
+CAPTURABLE = frozenset(("elementwise", "reduction", "eager-ufunc", "product", "epilogue", "view"))
+# What a step's launch costs the host, counted in kernel launches: a view launches nothing; a cuBLAS
+# call (GEMM, GEMV, cuBLASLt with an epilogue) costs several. Measured on the H100 hosts (issue 57):
+# one cublasLtMatmul took 9-20 us of host time whatever its algorithm (a fused kernel's launch ~3 us,
+# a graph launch ~2.5), so a loop body of one GEMM saves more host time than a capture costs.
+LAUNCHES = {"view": 0, "product": 3, "epilogue": 3}
 _PRODUCTS = frozenset(("dot", "matmul"))
 VIEWS = frozenset(("transpose", "getitem", "reshape"))  # the lazy view nodes (lazy_mode.py `view_node`)
 perf_counter = time.perf_counter
@@ -108,6 +116,11 @@ def step_kind(st) -> str:
     return "view" if n in VIEWS and name == "_Call" else "call " + str(n)
 
 
+def launches_of(kinds) -> int:
+    """The launches a Program's steps of these kinds make, each cuBLAS call counted as `LAUNCHES` says."""
+    return sum(LAUNCHES.get(k, 1) for k in kinds)
+
+
 def decide(kinds, output_is_input, repeats, changed_arrays, changed_scalars, enabled=None,
            copy_bytes=0) -> tuple:
     """(replay, reason): whether an evaluation's launches would be replayed as a CUDA graph.
@@ -120,7 +133,7 @@ def decide(kinds, output_is_input, repeats, changed_arrays, changed_scalars, ena
     write of device memory a replay adds). Pure: no device, no state."""
     if enabled is None:
         enabled = GRAPH_REPLAY
-    launches = sum(1 for k in kinds if k != "view")  # (a view launches nothing)
+    launches = launches_of(kinds)
     if not launches:
         return False, "nothing launched"
     bad = [k for k in kinds if k not in CAPTURABLE]
