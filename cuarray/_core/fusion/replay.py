@@ -57,8 +57,8 @@ MAX_GRAPH_BYTES = 64 << 20
 CAPTURABLE = frozenset(("elementwise", "reduction", "eager-ufunc", "product", "epilogue", "view"))
 # What a step's launch costs the host, counted in kernel launches: a view launches nothing; a cuBLAS
 # call (GEMM, GEMV, cuBLASLt with an epilogue) costs several. Measured on the H100 hosts (issue 57):
-# one cublasLtMatmul took 9-20 us of host time whatever its algorithm (a fused kernel's launch ~3 us,
-# a graph launch ~2.5), so a loop body of one GEMM saves more host time than a capture costs.
+# one cublasLtMatmul took 9-20 us of host time whatever its algorithm, a kernel launch through the C
+# enqueue 4.3-4.6 us, so a loop body of one GEMM saves more host time than its graph launch costs.
 LAUNCHES = {"view": 0, "product": 3, "epilogue": 3}
 _PRODUCTS = frozenset(("dot", "matmul"))
 VIEWS = frozenset(("transpose", "getitem", "reshape"))  # the lazy view nodes (lazy_mode.py `view_node`)
