@@ -2,11 +2,11 @@
 cuarray/_core/_native/steady.c) against the Python path it stands for: loops of every kind the
 replay logic knows (carried values, a scalar that changes, an output kept by the caller, an input
 that moves, a one-kernel body never replayed, a one-GEMV body replayed, a structure change, two
-blocks a step, graph replay switched off and on, an in-place write mid-body, device times) run in two fresh processes with
-the device stubbed and a fake capture, one with the C path and one without; each writes what it
-saw step by step (graphs replayed, copies, captures, the evaluation log, which arrays the caller
-got), and the two transcripts must be equal. The C run must also have done the evaluations it is
-for (so the comparison is not of two Python runs)."""
+blocks a step, graph replay switched off and on, an in-place write mid-body, device times) run in
+two fresh processes with the device stubbed and a fake capture, one with the C path and one
+without; each writes what it saw step by step (graphs replayed, copies, captures, the evaluation
+log, which arrays the caller got), and the two transcripts must be equal. The C run must also have
+done the evaluations it is for (so the comparison is not of two Python runs)."""
 
 import json
 import os

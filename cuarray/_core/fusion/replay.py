@@ -33,8 +33,8 @@ from ...cuda import stream as _stream
 from ..ndarray import ndarray
 from .planner import _Label
 
-__all__ = ["GRAPH_REPLAY", "MIN_REPEATS", "KEEP", "decide", "launches_of", "step_kind", "note", "evaluations", "describe",
-           "set_graph_replay", "DEVICE_TIMES", "set_device_times", "start_timing"]
+__all__ = ["GRAPH_REPLAY", "MIN_REPEATS", "KEEP", "decide", "launches_of", "step_kind", "note", "evaluations",
+           "describe", "set_graph_replay", "DEVICE_TIMES", "set_device_times", "start_timing"]
 
 # The switch: replay eligible loop bodies as CUDA graphs. On by default (docs/fusion.md);
 # `CUARRAY_GRAPH_REPLAY=0` in the environment, or `set_graph_replay(False)`, turns it off.
