@@ -178,6 +178,37 @@ def test_a_one_gemm_body_is_replayed_as_shipped(shipped_policy, dtype, hold, bod
         assert _replays(10) >= 5, replay.describe()
 
 
+@pytest.mark.parametrize("dtype", [numpy.float16, numpy.complex64, numpy.complex128, numpy.int32, numpy.int64])
+@pytest.mark.parametrize("form", ["matmul", "batched", "gemv"])
+def test_one_product_bodies_of_every_dtype_as_shipped(shipped_policy, dtype, form):
+    # The other products a body of one may hold (half and complex GEMMs, integer products, a stack of
+    # matrices, a matrix-vector product), each step against NumPy; where it is one cuBLAS call it is
+    # replayed. x changes in place between steps.
+    rng = numpy.random.default_rng()
+
+    def draw(shape):
+        if numpy.dtype(dtype).kind == "i":
+            return rng.integers(-9, 10, shape).astype(dtype)
+        if numpy.dtype(dtype).kind == "c":
+            return (rng.standard_normal(shape) + 1j * rng.standard_normal(shape)).astype(dtype)
+        return rng.standard_normal(shape).astype(dtype)
+
+    xshape = {"matmul": (32, 24), "batched": (3, 32, 24), "gemv": (32, 24)}[form]
+    hW = draw((24,) if form == "gemv" else (24, 16))
+    x, W = cp.empty(xshape, dtype), cp.asarray(hW)
+    tol = {numpy.float16: 2e-2, numpy.complex64: 1e-4}.get(dtype, 1e-10)
+    for i in range(8):
+        hx = draw(xshape)
+        x[...] = cp.asarray(hx)
+        with cp.lazy():
+            y = x @ W
+        want = hx.astype(numpy.complex128 if numpy.dtype(dtype).kind == "c" else numpy.float64) @ hW
+        assert y.dtype == (hx @ hW).dtype
+        numpy.testing.assert_allclose(y.get(), want, rtol=tol, atol=tol * 24)
+    if dtype in (numpy.float16, numpy.complex64, numpy.complex128) and form == "matmul":
+        assert _replays(8) >= 3, replay.describe()
+
+
 def test_views_of_computed_values_in_the_body(replaying):
     # transpose, a reversed slice and a reshape that must copy (a non-contiguous view), captured
     rng = numpy.random.default_rng(15)
