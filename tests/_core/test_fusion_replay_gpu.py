@@ -209,6 +209,31 @@ def test_one_product_bodies_of_every_dtype_as_shipped(shipped_policy, dtype, for
         assert _replays(8) >= 3, replay.describe()
 
 
+def test_writes_into_replayed_outputs_and_out_arguments_as_shipped(shipped_policy):
+    # A user's in-place write into a replayed GEMM output (the graph's own array), then the next
+    # step; and `dot(..., out=c)` in a loop body (the product written into the caller's array).
+    rng = numpy.random.default_rng()
+    hx = rng.standard_normal((32, 24)).astype(numpy.float32)
+    hW = rng.standard_normal((24, 16)).astype(numpy.float32)
+    x, W, c = cp.asarray(hx), cp.asarray(hW), cp.zeros((32, 16), numpy.float32)
+    for i in range(8):
+        x[...] = cp.asarray(hx * (i + 1))
+        with cp.lazy():
+            y = cp.maximum(cp.dot(x, W) + 1.0, 0)
+        want = numpy.maximum((hx * (i + 1)).astype(numpy.float64) @ hW + 1.0, 0)
+        numpy.testing.assert_allclose(y.get(), want, rtol=1e-4, atol=1e-4)
+        y += 5
+        numpy.testing.assert_allclose(y.get(), want + 5, rtol=1e-4, atol=1e-4)
+    assert _replays(8) >= 3, replay.describe()
+    for i in range(8):
+        x[...] = cp.asarray(hx * (i + 1))
+        with cp.lazy():
+            r = cp.dot(x, W, out=c)
+        want = (hx * (i + 1)).astype(numpy.float64) @ hW
+        numpy.testing.assert_allclose(c.get(), want, rtol=1e-4, atol=1e-4)
+        numpy.testing.assert_allclose(cp.asarray(r).get(), want, rtol=1e-4, atol=1e-4)
+
+
 def test_views_of_computed_values_in_the_body(replaying):
     # transpose, a reversed slice and a reshape that must copy (a non-contiguous view), captured
     rng = numpy.random.default_rng(15)
