@@ -68,9 +68,10 @@ def _uninstall(prev) -> None:
 
 
 # `install` / `uninstall`: the two functions above, or their C versions step for step where the
-# node core is built (`_native/threadlocal.c`: every `with lazy():` block calls both, and two
-# thread-local reads and writes in Python cost ~3.4k instructions of a replayed seed-logreg step;
-# tests/_core/test_tracing_switch_cpu.py compares the two).
+# node core is built (`_native/threadlocal.c`: every `with lazy():` block calls both; with the
+# block's thread state read in C and `flush` asking `steady_finish` itself, 2.5k instructions a
+# replayed seed-logreg step less, callgrind, stubbed; tests/_core/test_tracing_switch_cpu.py
+# compares the two).
 if _nodecore.native is not None:
     _nodecore.native.configure_tracing(state, active)
     install, uninstall = _nodecore.native.install_tracer, _nodecore.native.uninstall_tracer

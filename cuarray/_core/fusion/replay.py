@@ -13,9 +13,8 @@ graph reads and writes fixed addresses. An input carried from the previous evalu
 Program, alternating); any other input whose address changes must be copied into a fixed buffer
 first, and a scalar argument is baked into the kernels (a new value needs a new capture). `decide`
 counts those copies against the launches the graph would save (a cuBLAS call counted as several:
-`LAUNCHES`) and says why not when it does not
-pay or is not safe (a step that may synchronise with the host or cannot be captured, an output
-that is a view of an input). The decision is shown for each evaluation; the capture and replay
+`LAUNCHES`) and says why not when it does not pay or is not safe (a step that may synchronise with
+the host or cannot be captured, an output that is a view of an input). The decision is shown for each evaluation; the capture and replay
 run with the module switch `GRAPH_REPLAY` on (the default; `CUARRAY_GRAPH_REPLAY=0` turns it off).
 """
 
