@@ -58,9 +58,9 @@ static PyObject *own_dict(PyObject *tls) {
         return own;
     if (!(own = PyObject_GetAttr(tls, s___dict__)))
         return NULL;
-    int rc = PyDict_Check(own) ? PyDict_SetItem(dicts, tls, own) : 0;
-    Py_DECREF(own); /* (`tls` holds it for this thread, and `dicts` now too) */
-    return rc < 0 || !PyDict_Check(own) ? NULL : own;
+    int is_dict = PyDict_Check(own), rc = is_dict ? PyDict_SetItem(dicts, tls, own) : 0;
+    Py_DECREF(own); /* (`tls` holds it for this thread, and `dicts` now too; not read again unless kept) */
+    return rc < 0 || !is_dict ? NULL : own;
 }
 
 PyObject *local_attr(PyObject *tls, PyObject *name) {
