@@ -12,19 +12,55 @@
    as `tracing._State.tracer`, or a missing name) is read as Python reads it. A write goes into
    that dict, as `threading.local.__setattr__` does for a name that is not a data descriptor of
    the class (the only names written here: `tracer`). */
+#include <string.h>
+
 #include "lazyops.h"
 
 static PyObject *s_st, *s_local_dicts, *s___dict__, *s_tracer_name;
 static PyObject *tracing_state, *tracing_active; /* `tracing.state`, `tracing.active` (configure_tracing) */
 
+/* The calling OS thread's answers to `thread_state` and `own_dict`, kept in a C thread-local:
+   each of those calls made two or three dict look-ups (the thread's state dict, then the entry);
+   here it is two calls and a comparison. They are valid while the Python thread state is the one
+   they were found in: the same PyThreadState and the same id (a thread state made later at the
+   same address, in this OS thread, has another id; one of another interpreter another address
+   while both live). Borrowed: the thread state's dict holds what they point to (and, as its keys,
+   each `tls`, so no other object takes that address) until that thread state goes. */
+#define CACHED_LOCALS 4
+typedef struct {
+    PyThreadState *ts;
+    uint64_t id;
+    PyObject *st_tls, *st;                                 /* thread_state's */
+    PyObject *tls[CACHED_LOCALS], *own[CACHED_LOCALS];    /* own_dict's */
+} ThreadCache;
+static _Thread_local ThreadCache tcache;
+
+static ThreadCache *thread_cache(void) {
+    PyThreadState *ts = PyThreadState_Get();
+    uint64_t id = PyThreadState_GetID(ts);
+    if (tcache.ts != ts || tcache.id != id) {
+        memset(&tcache, 0, sizeof tcache);
+        tcache.ts = ts;
+        tcache.id = id;
+    }
+    return &tcache;
+}
+
 /* `tls.st` (a new reference): the calling thread's lazy-mode state, read once per thread and kept
-   in the thread's state dict keyed by `tls` (`_threads.st` is set once per thread): a dict
-   look-up, ~20 ns a call instead of ~50 (issue 57). */
+   in the thread's state dict keyed by `tls` (`_threads.st` is set once per thread), and in the
+   thread cache above. */
 PyObject *thread_state(PyObject *tls) {
+    ThreadCache *c = thread_cache();
+    if (c->st_tls == tls) {
+        Py_INCREF(c->st);
+        return c->st;
+    }
     PyObject *d = PyThreadState_GetDict(), *st;
     if (d) {
         st = PyDict_GetItemWithError(d, tls);
         if (st) {
+            c->st_tls = tls;
+            c->st = st;
             Py_INCREF(st);
             return st;
         }
@@ -41,6 +77,10 @@ PyObject *thread_state(PyObject *tls) {
 /* The calling thread's own dict of the threading.local `tls` (borrowed), or NULL: with an error
    set, or without one where there is no thread state dict or `tls.__dict__` is not a dict. */
 static PyObject *own_dict(PyObject *tls) {
+    ThreadCache *c = thread_cache();
+    for (int i = 0; i < CACHED_LOCALS && c->tls[i]; i++)
+        if (c->tls[i] == tls)
+            return c->own[i];
     PyObject *td = PyThreadState_GetDict(), *dicts, *own;
     if (!td)
         return NULL;
@@ -54,13 +94,21 @@ static PyObject *own_dict(PyObject *tls) {
     }
     if (!PyDict_Check(dicts))
         return NULL;
-    if ((own = PyDict_GetItemWithError(dicts, tls)) || PyErr_Occurred())
-        return own;
-    if (!(own = PyObject_GetAttr(tls, s___dict__)))
-        return NULL;
-    int is_dict = PyDict_Check(own), rc = is_dict ? PyDict_SetItem(dicts, tls, own) : 0;
-    Py_DECREF(own); /* (`tls` holds it for this thread, and `dicts` now too; not read again unless kept) */
-    return rc < 0 || !is_dict ? NULL : own;
+    if (!(own = PyDict_GetItemWithError(dicts, tls))) {
+        if (PyErr_Occurred() || !(own = PyObject_GetAttr(tls, s___dict__)))
+            return NULL;
+        int is_dict = PyDict_Check(own), rc = is_dict ? PyDict_SetItem(dicts, tls, own) : 0;
+        Py_DECREF(own); /* (`tls` holds it for this thread, and `dicts` now too; not read again unless kept) */
+        if (rc < 0 || !is_dict)
+            return NULL;
+    }
+    for (int i = 0; i < CACHED_LOCALS; i++)
+        if (!c->tls[i]) { /* (kept where there is room: `dicts` holds `tls` and `own`) */
+            c->tls[i] = tls;
+            c->own[i] = own;
+            break;
+        }
+    return own;
 }
 
 PyObject *local_attr(PyObject *tls, PyObject *name) {
