@@ -83,7 +83,7 @@ PyObject *traced_product(Operator *op, PyObject *st, PyObject *name, PyObject *a
         if (here == 0)
             Py_DECREF(r);
     }
-    NodeFields *f = (NodeFields *)node_alloc(node_type, 0);
+    NodeFields *f = NEW_NODE();
     n = (PyObject *)f;
     if (!f || !(ops = trace_get(tr, TF_OPS)) || !PyList_Check(ops) || !(f->pos = PyLong_FromSsize_t(PyList_Size(ops))) ||
         !(pos = PyTuple_Pack(2, ((NodeFields *)xa)->pos, ((NodeFields *)xb)->pos)) ||
@@ -160,7 +160,7 @@ PyObject *reduce_method(Operator *op, PyObject *self, PyObject *st, PyObject *li
     out = NULL;
     if (div != Py_None && !(c = nc_scalar(tr, PyTuple_GetItem(div, 0), (PyObject *)&PyFloat_Type)))
         goto done;
-    if (!(r = (NodeFields *)node_alloc(node_type, 0)) || !(ops = trace_get(tr, TF_OPS)) || !PyList_Check(ops) ||
+    if (!(r = NEW_NODE()) || !(ops = trace_get(tr, TF_OPS)) || !PyList_Check(ops) ||
         !(r->pos = PyLong_FromSsize_t(PyList_Size(ops))) || !(pos = PyTuple_Pack(1, xf->pos)) ||
         !(e = PyTuple_Pack(3, s_reduce, PyTuple_GetItem(hit, 0), pos)) || PyList_Append(ops, e) < 0)
         goto done;

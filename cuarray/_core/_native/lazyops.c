@@ -42,6 +42,8 @@ static PyObject *configure_lazy(PyObject *mod, PyObject *args) {
     PyObject *const values[6] = {lz, nd, bc, mt, mc, pa};
     replace_refs(slots, values, 6);
     lazy_alloc = (allocfunc)PyType_GetSlot(lazy_type, Py_tp_alloc);
+    if (freelist_set(&freed_lazy, lazy_type) < 0)
+        return NULL;
     Py_RETURN_NONE;
 }
 
@@ -87,7 +89,7 @@ int plain_node(PyObject *o) {
 static PyObject *new_input(PyObject *trace, PyObject *a, PyObject *by_value, PyObject *vid, NodeFields *known) {
     PyObject *shape = PyObject_GetAttr(a, s__shape), *dtype = shape ? PyObject_GetAttr(a, s__dtype) : NULL;
     PyObject *ops = NULL, *leaves = NULL, *values = NULL, *e = NULL;
-    NodeFields *n = dtype ? (NodeFields *)node_alloc(node_type, 0) : NULL;
+    NodeFields *n = dtype ? NEW_NODE() : NULL;
     if (!n)
         goto fail;
     SET(n, kind, s_array);
@@ -185,7 +187,7 @@ static int prune(PyObject *live) {
 /* The LazyArray of the recorded node `n` (stolen), in the live set (a `Live`, or a list of weak
    references), computed past MAX_CHAIN: `fast_paths._emit`. */
 PyObject *emit(PyObject *n, PyObject *st, PyObject *live) {
-    PyObject *out = n ? lazy_alloc(lazy_type, 0) : NULL, *ref = NULL;
+    PyObject *out = n ? freelist_new(&freed_lazy, lazy_type, lazy_alloc) : NULL, *ref = NULL;
     if (!out || set_node(out, n) < 0)
         goto fail;
     if (Py_TYPE(live) == live_type) { /* (live.c: linked, no weak reference) */

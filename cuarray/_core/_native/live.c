@@ -62,7 +62,8 @@ static int lazyf_clear(PyObject *self) {
     return 0;
 }
 
-static void lazyf_dealloc(PyObject *self) { gc_dealloc(self, lazyf_clear); }
+FreeList freed_lazy;
+static void lazyf_dealloc(PyObject *self) { gc_dealloc_kept(self, lazyf_clear, &freed_lazy); }
 
 /* -- LazyFields' number slots: a LazyArray's binary operators ------------------------------------
    `l * m`, `l - 1.0`, `2 * l`: CPython calls a type's number slot itself, where a Python `__mul__`
@@ -154,7 +155,7 @@ PyObject *state_get(PyObject *st, int which) {
     return PyObject_GetAttr(st, which == SF_LIVE ? s_live_ : which == SF_TRACE ? s_trace_ : s_internal_);
 }
 
-FIELD_RUN_GC(statef, SFIELDS, STATE_FIELDS)
+FIELD_RUN_GC(statef, SFIELDS, STATE_FIELDS, NULL)
 
 #define SMEMBER(name) {#name, T_OBJECT_EX, offsetof(StateFields, name), 0, NULL}
 static PyMemberDef statef_members[] = {SMEMBER(live), SMEMBER(trace), SMEMBER(internal), {NULL, 0, 0, 0, NULL}};

@@ -8,6 +8,7 @@
 #include <Python.h>
 #include <stddef.h>
 #include <structmember.h>
+#include <string.h>
 
 typedef struct {
     PyObject_HEAD
@@ -75,18 +76,53 @@ static inline void replace_refs(PyObject **const slots[], PyObject *const values
         Py_XDECREF(old[i]);
 }
 
-/* A GC heap type's dealloc: untrack, `clear` its references, free, release the type. */
-static inline void gc_dealloc(PyObject *self, inquiry clear) {
+/* Freed instances of one class kept for reuse: lazy mode makes and frees a node and a LazyArray
+   for each operation (~60 of them a seed-logreg step), and a reuse skips the allocator's malloc,
+   zeroing and GC link, and the free (~250 instructions an object, callgrind). Only instances of
+   exactly `type` are kept (its `__basicsize__`: what is zeroed again on reuse; the fields past the
+   object's header are all NULL once `clear` and the weak references' clearing have run); under
+   the GIL, as everything here. `freelist_set` empties it for a new class (`configure`). */
+#define FREE_MAX 256
+typedef struct {
+    PyTypeObject *type; /* (a strong reference: a kept instance's memory is freed through its class) */
+    Py_ssize_t size;
+    int n;
+    PyObject *items[FREE_MAX];
+} FreeList;
+
+int freelist_set(FreeList *fl, PyTypeObject *type);
+
+/* A new instance of `type` (a new reference, GC-tracked, its fields NULL): a kept one, or `alloc`'s. */
+static inline PyObject *freelist_new(FreeList *fl, PyTypeObject *type, allocfunc alloc) {
+    if (fl->n && type == fl->type) {
+        PyObject *o = fl->items[--fl->n];
+        memset((char *)o + sizeof(PyObject), 0, (size_t)(fl->size - (Py_ssize_t)sizeof(PyObject)));
+        PyObject_Init(o, type); /* (a reference to the heap type, as its allocation takes) */
+        PyObject_GC_Track(o);
+        return o;
+    }
+    return alloc(type, 0);
+}
+
+/* A GC heap type's dealloc: untrack, `clear` its references, free (or keep it in `fl`, where
+   given and of its class), release the type. */
+static inline void gc_dealloc_kept(PyObject *self, inquiry clear, FreeList *fl) {
     PyTypeObject *tp = Py_TYPE(self);
     PyObject_GC_UnTrack(self);
     clear(self);
-    ((freefunc)PyType_GetSlot(tp, Py_tp_free))(self);
+    if (fl && tp == fl->type && fl->n < FREE_MAX)
+        fl->items[fl->n++] = self;
+    else
+        ((freefunc)PyType_GetSlot(tp, Py_tp_free))(self);
     Py_DECREF(tp);
 }
 
+static inline void gc_dealloc(PyObject *self, inquiry clear) { gc_dealloc_kept(self, clear, NULL); }
+
 /* The GC slots (prefix_traverse, prefix_clear, prefix_dealloc) of a type whose references are the
-   N consecutive PyObject* fields from FIRST(o) on (NodeFields, TraceFields, StateFields). */
-#define FIELD_RUN_GC(prefix, FIRST, N)                                       \
+   N consecutive PyObject* fields from FIRST(o) on (NodeFields, TraceFields, StateFields); KEPT: the
+   FreeList* its freed instances go to, or NULL. */
+#define FIELD_RUN_GC(prefix, FIRST, N, KEPT)                                       \
     static int prefix##_traverse(PyObject *self, visitproc visit, void *arg) { \
         PyObject **f = FIRST(self);                                          \
         for (int i = 0; i < (N); i++)                                        \
@@ -100,11 +136,16 @@ static inline void gc_dealloc(PyObject *self, inquiry clear) {
             Py_CLEAR(f[i]);                                                  \
         return 0;                                                            \
     }                                                                        \
-    static void prefix##_dealloc(PyObject *self) { gc_dealloc(self, prefix##_clear); }
+    static void prefix##_dealloc(PyObject *self) { gc_dealloc_kept(self, prefix##_clear, (KEPT)); }
 
 /* nodes.c: the Node class (`configure`), its allocator, interned names and constants */
 extern PyTypeObject *node_type, *tracefields_type, *lazyfields_type, *statefields_type;
 extern allocfunc node_alloc;
+/* A new Node (`node_type`), its fields NULL: a freed one kept (`nodes`), else node_alloc's. */
+extern FreeList freed_nodes;
+#define NEW_NODE() ((NodeFields *)freelist_new(&freed_nodes, node_type, node_alloc))
+/* live.c: LazyArrays (`lazy_type`, configure_lazy) freed and kept */
+extern FreeList freed_lazy;
 extern PyObject *s_ufunc, *s_scalar, *s_a, *s_ops, *s_leaves, *s_values, *s_id, *empty, *zero, *one;
 
 /* The field `which` (TF_*) of a trace, a new reference: from the C struct where `trace` is a

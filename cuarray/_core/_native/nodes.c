@@ -20,7 +20,8 @@
 #define N_FIELDS 10
 #define FIELDS(o) (&((NodeFields *)(o))->kind)
 
-FIELD_RUN_GC(fields, FIELDS, N_FIELDS)
+FreeList freed_nodes;
+FIELD_RUN_GC(fields, FIELDS, N_FIELDS, &freed_nodes)
 
 #define MEMBER(name) {#name, T_OBJECT_EX, offsetof(NodeFields, name), 0, NULL}
 static PyMemberDef fields_members[] = {MEMBER(kind), MEMBER(args),  MEMBER(shape), MEMBER(dtype), MEMBER(attr),
@@ -42,7 +43,7 @@ static PyType_Spec fields_spec = {"cuarray._core._nodecore.NodeFields", sizeof(N
 #define TRACE_FIELDS 10
 #define TFIELDS(o) (&((TraceFields *)(o))->id)
 
-FIELD_RUN_GC(trace, TFIELDS, TRACE_FIELDS)
+FIELD_RUN_GC(trace, TFIELDS, TRACE_FIELDS, NULL)
 
 /* `Trace(expect=None)`: `_TraceFields.__init__` (trace.py) step for step, the clock and the id
    counter given by `configure_trace`. Made at every entry into lazy mode and every evaluation
@@ -149,6 +150,25 @@ PyObject *trace_expect(PyObject *trace) {
     return e && PyList_Check(e) ? e : NULL;
 }
 
+int freelist_set(FreeList *fl, PyTypeObject *type) {
+    PyObject *size = PyObject_GetAttrString((PyObject *)type, "__basicsize__");
+    Py_ssize_t n = size ? PyLong_AsSsize_t(size) : -1;
+    Py_XDECREF(size);
+    if (n < (Py_ssize_t)sizeof(PyObject)) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_TypeError, "freelist_set: a class without its instances' size");
+        return -1;
+    }
+    while (fl->n) /* (kept instances of the class before: freed as its tp_free would; it reads their class) */
+        PyObject_GC_Del(fl->items[--fl->n]);
+    PyTypeObject *old = fl->type;
+    Py_INCREF((PyObject *)type);
+    fl->type = type;
+    fl->size = n;
+    Py_XDECREF((PyObject *)old);
+    return 0;
+}
+
 /* What `configure` hands over: the Node class made here, the trace's entry tables, the Python
    methods for the cases not handled here. */
 PyTypeObject *node_type;
@@ -168,6 +188,8 @@ static PyObject *configure(PyObject *mod, PyObject *args) {
     PyObject *const values[5] = {node, entries, dtypes, f_scalar, f_ufunc};
     replace_refs(slots, values, 5);
     node_alloc = (allocfunc)PyType_GetSlot(node_type, Py_tp_alloc);
+    if (freelist_set(&freed_nodes, node_type) < 0)
+        return NULL;
     Py_RETURN_NONE;
 }
 
@@ -355,7 +377,7 @@ static PyObject *expected_ufunc(PyObject *expect, Py_ssize_t k, PyObject *attr, 
 static NodeFields *record_ufunc(PyObject *ops, PyObject *expect, PyObject *tid, PyObject *attr, PyObject *dtype,
                                 PyObject *shape, PyObject *args, NodeFields **operands, Py_ssize_t count) {
     PyObject *pos = NULL, *e = NULL;
-    NodeFields *n = (NodeFields *)node_alloc(node_type, 0);
+    NodeFields *n = NEW_NODE();
     if (!n)
         return NULL;
     SET(n, kind, s_ufunc);
@@ -394,7 +416,7 @@ fail:
    recorded at the end of the trace `tid`'s lists: `Trace.scalar`. A new reference, or NULL. */
 static NodeFields *scalar_leaf(PyObject *ops, PyObject *leaves, PyObject *values, PyObject *tid, PyObject *v,
                                PyObject *t, PyObject *sdt, PyObject *entry) {
-    NodeFields *s = (NodeFields *)node_alloc(node_type, 0);
+    NodeFields *s = NEW_NODE();
     if (!s)
         return NULL;
     SET(s, kind, s_scalar);
