@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import os
 
-__all__ = ["native"]
+__all__ = ["native", "record_base"]
 
 # What these sources use of `_nodecore` (a build made from older sources lacks some: main's before issue 57).
 _NEEDS = ("NodeFields", "TraceFields", "LazyFields", "StateFields", "Live", "memos_cleared", "configure_lazy",
-          "configure_trace", "traced_call_operator", "reduce_operator", "UfuncCall", "bind_binary")
+          "configure_trace", "traced_call_operator", "reduce_operator", "UfuncCall", "bind_binary",
+          "record_class")
 
 
 def _load():
@@ -26,3 +27,13 @@ def _load():
 
 
 native = _load()
+
+
+def record_base(name: str, fields: tuple):
+    """The base of a record class with these fields (its `_fields`): `_nodecore.record_class`'s C
+    members where the node core is built (read by index from C: `_native/steady.c` reads a replayed
+    step's plan, graph entry and log so), else a class with them as slots. Either way an unset
+    field raises AttributeError when read, as a slot does."""
+    if native is not None:
+        return native.record_class(name, fields)
+    return type(name, (), {"__slots__": fields, "_fields": fields})

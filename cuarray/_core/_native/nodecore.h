@@ -169,6 +169,18 @@ PyObject *nc_scalar(PyObject *trace, PyObject *v, PyObject *t);
 /* lazyops.c: its types and functions added to the module (0, or -1 with an error set) */
 int nc_lazyops_init(PyObject *module);
 
+/* records.c: `record_class(name, names)`, a base class of up to RECORD_MAX object fields read by
+   index from C (RECORD_FIELDS(o)[i]; the names are the class's `_fields`), likewise */
+#define RECORD_MAX 16
+typedef struct {
+    PyObject_HEAD
+    PyObject *f[RECORD_MAX];
+} Record;
+#define RECORD_FIELDS(o) (((Record *)(o))->f)
+int nc_records_init(PyObject *module);
+/* Whether `t` is, or is built on, a class `record_class` made */
+int is_record_class(PyTypeObject *t);
+
 /* steady.c: `steady_finish` (a loop body's evaluation in its steady state) and its configure function, likewise */
 int nc_steady_init(PyObject *module);
 

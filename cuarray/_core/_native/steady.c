@@ -51,7 +51,58 @@ static PyObject *keep(Owned *own, PyObject *x) {
     return x;
 }
 
-#define GET(obj, name) keep(own, PyObject_GetAttr((obj), k_##name))
+/* The record classes whose fields are read and written by index (`configure_steady_records`: the
+   thread's plans and their LastPlans, a graph entry, the evaluation log; records.c), each with its
+   field names, interned (a name of the NAMES list above is the same object). */
+#define N_RECORDS 4
+static PyTypeObject *rec_cls[N_RECORDS];
+static PyObject *rec_names[N_RECORDS][RECORD_MAX];
+static int rec_n[N_RECORDS];
+
+/* The index of the field `name` of `o` where `o` is of a record class above and has it, else -1 */
+static int field_index(PyObject *o, PyObject *name) {
+    PyTypeObject *t = Py_TYPE(o);
+    for (int c = 0; c < N_RECORDS; c++)
+        if (rec_cls[c] == t) {
+            for (int i = 0; i < rec_n[c]; i++)
+                if (rec_names[c][i] == name)
+                    return i;
+            return -1;
+        }
+    return -1;
+}
+
+/* `o.<name>` (kept in `own`): a record's field by index, a node's `value` from its struct, else the attribute */
+static PyObject *get_field(Owned *own, PyObject *o, PyObject *name) {
+    int i = field_index(o, name);
+    PyObject *v = i >= 0 ? RECORD_FIELDS(o)[i] : NULL;
+    if (!v)
+        return keep(own, PyObject_GetAttr(o, name)); /* (an unset field raises as the member does) */
+    Py_INCREF(v);
+    return keep(own, v);
+}
+
+/* `o.<name> = v` (0, or -1 with an error set): a record's field by index, a node's `args` or
+   `value` in its struct, else the attribute. The old value is released last (its dealloc may run
+   Python code). */
+static int set_field(PyObject *o, PyObject *name, PyObject *v) {
+    PyObject **f = NULL;
+    int i = field_index(o, name);
+    if (i >= 0)
+        f = &RECORD_FIELDS(o)[i];
+    else if (Py_TYPE(o) == node_type && (name == k_args || name == k_value))
+        f = name == k_args ? &((NodeFields *)o)->args : &((NodeFields *)o)->value;
+    if (!f)
+        return PyObject_SetAttr(o, name, v);
+    PyObject *old = *f;
+    Py_INCREF(v);
+    *f = v;
+    Py_XDECREF(old);
+    return 0;
+}
+
+#define GET(obj, name) get_field(own, (obj), k_##name)
+#define SETF(obj, name, v) set_field((obj), k_##name, (v))
 #define ENV(i) PyTuple_GetItem(env, (i))
 
 /* 1 where `a == b`, 0 where not, -1 with an error set */
@@ -203,17 +254,17 @@ static PyObject *steady_finish(PyObject *mod, PyObject *const *a, Py_ssize_t na)
     /* its effects (`plans.step(p)` inline), then `compute`'s: the computed leaves forget how they were
        computed (the previous step's graph goes, and its hold on the values a replay would overwrite) */
     result = NULL;
-    if (PyObject_SetAttr(plast, k_next, p) < 0 || PyObject_SetAttr(plans, k_last, p) < 0 || (r = PyObject_IsTrue(pnext)) < 0)
+    if (SETF(plast, next, p) < 0 || SETF(plans, last, p) < 0 || (r = PyObject_IsTrue(pnext)) < 0)
         goto error;
     PyObject *q = r ? pnext : p, *qops = GET(q, ops);
-    if (!qops || PyObject_SetAttr(plans, k_predicted, q) < 0 || PyObject_SetAttr(plans, k_expect, qops) < 0)
+    if (!qops || SETF(plans, predicted, q) < 0 || SETF(plans, expect, qops) < 0)
         goto error;
     if (tf->held && tf->held != Py_None) {
         PyObject *held = keep(own, PySequence_List(tf->held));
         if (!held)
             goto error;
         for (Py_ssize_t i = 0; i < PyList_Size(held); i++)
-            if (PyObject_SetAttr(PyList_GetItem(held, i), k_args, empty) < 0)
+            if (SETF(PyList_GetItem(held, i), args, empty) < 0)
                 goto error;
     }
     PyObject *planned = keep(own, PyTuple_Pack(3, prog, values, t0));
@@ -286,8 +337,8 @@ static PyObject *steady_finish(PyObject *mod, PyObject *const *a, Py_ssize_t na)
     PyObject *outs;
     if (never) { /* `graph_replay.run`'s first case */
         PyObject *sig = keep(own, PyTuple_Pack(2, values, empty));
-        if (!sig || PyObject_SetAttr(lg, k_sig, sig) < 0 || PyObject_SetAttr(lg, k_why, PyTuple_GetItem(facts, 4)) < 0 ||
-            PyObject_SetAttr(lg, k_outs, Py_None) < 0)
+        if (!sig || SETF(lg, sig, sig) < 0 || SETF(lg, why, PyTuple_GetItem(facts, 4)) < 0 ||
+            SETF(lg, outs, Py_None) < 0)
             goto error;
         PyObject *kernel = GET(prog, one);
         if (!kernel)
@@ -307,13 +358,13 @@ static PyObject *steady_finish(PyObject *mod, PyObject *const *a, Py_ssize_t na)
             goto error;
     } else { /* `_replayed` -> `_replay_entry` -> `_launch`, then `run`'s last step */
         PyObject *sig = keep(own, PyTuple_Pack(2, values, Py_None));
-        if (!sig || PyObject_SetAttr(lg, k_sig, sig) < 0)
+        if (!sig || SETF(lg, sig, sig) < 0)
             goto error;
         PyObject *ran = keep(own, PyObject_CallMethodObjArgs(graph, k_replay, stream, NULL));
-        if (!ran || PyObject_SetAttr(ent, k_last, gi) < 0)
+        if (!ran || SETF(ent, last, gi) < 0)
             goto error;
         outs = keep(own, PySequence_List(outs_at));
-        if (!outs || PyObject_SetAttr(lg, k_replayed, Py_True) < 0 || PyObject_SetAttr(lg, k_outs, outs) < 0)
+        if (!outs || SETF(lg, replayed, Py_True) < 0 || SETF(lg, outs, outs) < 0)
             goto error;
     }
     if (!PyList_Check(outs) || PyList_Size(outs) < nn) {
@@ -321,7 +372,7 @@ static PyObject *steady_finish(PyObject *mod, PyObject *const *a, Py_ssize_t na)
         goto error;
     }
     for (Py_ssize_t i = 0; i < nn; i++) /* (`compute`: the nodes keep their values) */
-        if (PyObject_SetAttr(PyList_GetItem(nodes, i), k_value, PyList_GetItem(outs, i)) < 0)
+        if (SETF(PyList_GetItem(nodes, i), value, PyList_GetItem(outs, i)) < 0)
             goto error;
     /* -- `replay.note` ------------------------------------------------------------------------------ */
     PyObject *t1 = keep(own, PyObject_CallNoArgs(ENV(E_CLOCK)));
@@ -334,15 +385,15 @@ static PyObject *steady_finish(PyObject *mod, PyObject *const *a, Py_ssize_t na)
         PyObject *was = GET(lg, repeats);
         repeats = was ? keep(own, PyNumber_Add(was, one)) : NULL;
     } else {
-        repeats = PyObject_SetAttr(lg, k_prog, prog) < 0 ? NULL : one;
+        repeats = SETF(lg, prog, prog) < 0 ? NULL : one;
     }
-    if (!repeats || PyObject_SetAttr(lg, k_repeats, repeats) < 0)
+    if (!repeats || SETF(lg, repeats, repeats) < 0)
         goto error;
     PyObject *replayed = GET(lg, replayed), *sig = GET(lg, sig), *why = GET(lg, why);
     if (!replayed || !sig || !why || (r = PyObject_IsTrue(replayed)) < 0)
         goto error;
-    if ((r && PyObject_SetAttr(lg, k_replayed, Py_False) < 0) || (sig != Py_None && PyObject_SetAttr(lg, k_sig, Py_None) < 0) ||
-        (why != Py_None && PyObject_SetAttr(lg, k_why, Py_None) < 0))
+    if ((r && SETF(lg, replayed, Py_False) < 0) || (sig != Py_None && SETF(lg, sig, Py_None) < 0) ||
+        (why != Py_None && SETF(lg, why, Py_None) < 0))
         goto error;
     PyObject *kept = Py_None;
     if (PyTuple_Check(sig) && PyTuple_Size(sig) == 2 && PyTuple_GetItem(sig, 0) == values)
@@ -388,9 +439,70 @@ static PyObject *configure_steady(PyObject *mod, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+/* configure_steady_records(LastPlan, Plans, graph entry class, log class): the record classes (each
+   built on a `record_class` base: `_fields` its field names) whose fields are read by index */
+static PyObject *configure_steady_records(PyObject *mod, PyObject *args) {
+    if (!PyTuple_Check(args) || PyTuple_Size(args) != N_RECORDS) {
+        PyErr_SetString(PyExc_TypeError, "configure_steady_records(LastPlan, Plans, _Entry, _Log)");
+        return NULL;
+    }
+    PyTypeObject *cls[N_RECORDS];
+    PyObject *names[N_RECORDS][RECORD_MAX];
+    int n[N_RECORDS], done = 0;
+    for (int c = 0; c < N_RECORDS; c++) {
+        PyObject *t = PyTuple_GetItem(args, c), *f = NULL;
+        n[c] = 0;
+        if (!PyType_Check(t) || !is_record_class((PyTypeObject *)t) || !(f = PyObject_GetAttrString(t, "_fields")) ||
+            !PyTuple_Check(f) || PyTuple_Size(f) > RECORD_MAX) {
+            Py_XDECREF(f);
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_TypeError, "configure_steady_records: classes built on record_class bases");
+            goto fail;
+        }
+        for (Py_ssize_t i = 0; i < PyTuple_Size(f); i++) {
+            PyObject *s = PyTuple_GetItem(f, i);
+            if (!PyUnicode_Check(s)) {
+                Py_DECREF(f);
+                PyErr_SetString(PyExc_TypeError, "configure_steady_records: field names are str");
+                goto fail;
+            }
+            Py_INCREF(s);
+            PyUnicode_InternInPlace(&s); /* (the interned name: the object k_<name> is) */
+            names[c][n[c]++] = s;
+        }
+        Py_DECREF(f);
+        cls[c] = (PyTypeObject *)t;
+        Py_INCREF(t);
+        done = c + 1;
+    }
+    for (int c = 0; c < N_RECORDS; c++) { /* (all checked: the old ones released after the new are set) */
+        PyTypeObject *old_cls = rec_cls[c];
+        PyObject *old_names[RECORD_MAX];
+        int old_n = rec_n[c];
+        memcpy(old_names, rec_names[c], sizeof(old_names));
+        rec_cls[c] = cls[c];
+        memcpy(rec_names[c], names[c], sizeof(names[c]));
+        rec_n[c] = n[c];
+        Py_XDECREF((PyObject *)old_cls);
+        for (int i = 0; i < old_n; i++)
+            Py_DECREF(old_names[i]);
+    }
+    Py_RETURN_NONE;
+fail:
+    for (int c = 0; c <= done && c < N_RECORDS; c++) {
+        for (int i = 0; i < n[c]; i++)
+            Py_DECREF(names[c][i]);
+        if (c < done)
+            Py_DECREF((PyObject *)cls[c]);
+    }
+    return NULL;
+}
+
 static PyMethodDef steady_methods[] = {
     {"steady_finish", (PyCFunction)(void (*)(void))steady_finish, METH_FASTCALL,
      "steady_finish(st, nodes) -> True, None or (prog, values, t0): evaluation.compute(st, nodes, last=True) in its steady state"},
+    {"configure_steady_records", configure_steady_records, METH_VARARGS,
+     "configure_steady_records(LastPlan, Plans, _Entry, _Log): record classes read by index"},
     {"configure_steady", configure_steady, METH_VARARGS,
      "configure_steady(programs, generation, replay, logs, graph_state, is_capturing, get_current_stream, "
      "get_device_id, perf_counter, Label)"},

@@ -15,6 +15,7 @@ from ...cuda import device as _device
 from ...cuda import stream as _stream
 from . import graph_replay as _graph_replay
 from . import planner as _planner
+from . import plans as _plans
 from . import replay as _replay
 from .graph import native as _native
 from .planner import plan_traced
@@ -35,6 +36,7 @@ if _native is not None:
     _native.configure_steady(_planner._programs, _planner._generation, _replay, _replay._logs, _graph_replay._st,
                              _sync_hooks.is_capturing, _stream.get_current_stream, _device.get_device_id,
                              _perf_counter, _planner._Label)
+    _native.configure_steady_records(_plans.LastPlan, _plans.Plans, _graph_replay._Entry, _replay._Log)
     _steady_finish = _native.steady_finish
 
 

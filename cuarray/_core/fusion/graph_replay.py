@@ -49,6 +49,7 @@ from ...cuda.graph import graph as _capturing
 from .. import reduction as _reduction
 from .. import tracing as _tracing
 from ..ndarray import _new_c, ndarray
+from ..nodecore import record_base as _record_base
 from . import replay as _replay
 
 __all__ = ["run", "reason"]
@@ -56,9 +57,10 @@ __all__ = ["run", "reason"]
 _refcount = sys.getrefcount
 
 
-class _Entry:
-    __slots__ = ("graphs", "outs", "keep", "stable", "static", "inbufs", "carried", "run_values", "n",
-                 "stream", "device", "last", "scalars_of", "scalar_values", "arrays_at")
+class _Entry(_record_base("EntryFields", ("graphs", "outs", "keep", "stable", "static", "inbufs", "carried",
+                                          "run_values", "n", "stream", "device", "last", "scalars_of",
+                                          "scalar_values", "arrays_at"))):
+    __slots__ = ()
 
 
 class _State(threading.local):

@@ -12,10 +12,12 @@ the entries are the key.
 
 from __future__ import annotations
 
+from ..nodecore import record_base as _record_base
+
 __all__ = ["LastPlan", "Plans"]
 
 
-class LastPlan:
+class LastPlan(_record_base("LastPlanFields", ("ops", "pos", "prog", "table", "gen", "next"))):
     """A Program from the plan cache and the key it was found by (`ops`, the entries; `pos`, the
     outputs' positions), kept per thread (`Plans`): an evaluation whose structure is the one
     predicted finds it by comparing the trace's entries with these (equality, entry by entry;
@@ -23,13 +25,13 @@ class LastPlan:
     from and its generation then (`planner.plan_traced` checks them); `next`: the one this
     thread evaluated after it last time (the prediction after it)."""
 
-    __slots__ = ("ops", "pos", "prog", "table", "gen", "next")
+    __slots__ = ()  # (the fields are the base's: C members, or Python slots)
 
     def __init__(self, ops, pos, prog, table, gen):
         self.ops, self.pos, self.prog, self.table, self.gen, self.next = ops, pos, prog, table, gen, None
 
 
-class Plans:
+class Plans(_record_base("PlansFields", ("last", "predicted", "expect", "by_prog"))):
     """A thread's evaluations as the plan cache saw them: `last`, the LastPlan of its last
     evaluation; `predicted`, the one expected next (what followed `last` last time, else `last`
     again) and `expect`, its entries (`trace.Trace.expect`); one LastPlan per Program run (at
@@ -37,7 +39,7 @@ class Plans:
     blocks a step, a value read mid-body), finds each of its Programs without a look-up."""
 
     KEEP = 64
-    __slots__ = ("last", "predicted", "expect", "by_prog")
+    __slots__ = ()
 
     def __init__(self):
         self.last = self.predicted = self.expect = None

@@ -30,6 +30,7 @@ import numpy
 from ...cuda import _sync_hooks
 from ...cuda import stream as _stream
 from ..ndarray import ndarray
+from ..nodecore import record_base as _record_base
 from .planner import _Label
 
 __all__ = ["GRAPH_REPLAY", "MIN_REPEATS", "KEEP", "decide", "launches_of", "step_kind", "note", "evaluations",
@@ -159,17 +160,20 @@ def decide(kinds, output_is_input, repeats, changed_arrays, changed_scalars, ena
     return True, "replay"
 
 
-class _Log:
+class _Log(_record_base("LogFields", ("prog", "repeats", "replayed", "sig", "why", "outs", "log"))):
     """A thread's evaluation log (`_logs.lg`: a plain object per thread, cheaper to read than a
     thread-local's attributes at every evaluation)."""
 
-    prog = None  # the last Program this thread ran
-    repeats = 0
-    replayed = False  # set by `graph_replay.run` when it ran the evaluation being noted
-    sig = None  # (values, their `_signature`) made by `graph_replay.run` for the evaluation being noted
-    why = None  # why `graph_replay.run` did not replay the evaluation being noted, where `decide` cannot say
-    outs = None  # the last evaluation's outputs (`graph_replay.run`: the next one's carried inputs)
-    log = None  # deque of records, newest last
+    __slots__ = ()
+
+    def __init__(self):
+        self.prog = None  # the last Program this thread ran
+        self.repeats = 0
+        self.replayed = False  # set by `graph_replay.run` when it ran the evaluation being noted
+        self.sig = None  # (values, their `_signature`) made by `graph_replay.run` for the evaluation being noted
+        self.why = None  # why `graph_replay.run` did not replay the evaluation being noted, where `decide` cannot say
+        self.outs = None  # the last evaluation's outputs (`graph_replay.run`: the next one's carried inputs)
+        self.log = None  # deque of records, newest last
 
 
 class _Logs(threading.local):
