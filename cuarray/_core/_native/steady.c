@@ -72,7 +72,7 @@ static int field_index(PyObject *o, PyObject *name) {
     return -1;
 }
 
-/* `o.<name>` (kept in `own`): a record's field by index, a node's `value` from its struct, else the attribute */
+/* `o.<name>` (kept in `own`): a record's field by index, else the attribute */
 static PyObject *get_field(Owned *own, PyObject *o, PyObject *name) {
     int i = field_index(o, name);
     PyObject *v = i >= 0 ? RECORD_FIELDS(o)[i] : NULL;
