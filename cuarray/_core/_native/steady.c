@@ -32,6 +32,10 @@ static PyObject *env;
     X(graphs) X(replay) X(GRAPH_REPLAY) X(DEVICE_TIMES) X(MIN_SAVED) X(data) X(ptr) X(_strides) X(append) X(value) X(args)
 #define DECLARE(name) static PyObject *k_##name;
 NAMES(DECLARE)
+#define NAME_ID(name) N_##name,
+enum { NAMES(NAME_ID) N_NAMES }; /* each name's number: a record class's field index is looked up by it */
+#define NAME_ADDR(name) &k_##name,
+static PyObject **const name_keys[N_NAMES] = {NAMES(NAME_ADDR)};
 
 #define MAX_OWNED 96 /* (the longest path keeps 61) */
 typedef struct {
@@ -52,32 +56,26 @@ static PyObject *keep(Owned *own, PyObject *x) {
 }
 
 /* The record classes whose fields are read and written by index (`configure_steady_records`: the
-   thread's plans and their LastPlans, a graph entry, the evaluation log; records.c), each with its
-   field names, interned (a name of the NAMES list above is the same object). */
+   thread's plans and their LastPlans, a graph entry, the evaluation log; records.c), and for each the
+   index of every name of NAMES among its `_fields` (-1: not one of them), found when configured. */
 #define N_RECORDS 4
 static PyTypeObject *rec_cls[N_RECORDS];
-static PyObject *rec_names[N_RECORDS][RECORD_MAX];
-static int rec_n[N_RECORDS];
+static signed char field_at[N_RECORDS][N_NAMES];
 
-/* The index of the field `name` of `o` where `o` is of a record class above and has it, else -1 */
-static int field_index(PyObject *o, PyObject *name) {
+/* The slot of the field numbered `id` of `o` where `o` is of a record class above and has it, else NULL */
+static PyObject **field_slot(PyObject *o, int id) {
     PyTypeObject *t = Py_TYPE(o);
     for (int c = 0; c < N_RECORDS; c++)
-        if (rec_cls[c] == t) {
-            for (int i = 0; i < rec_n[c]; i++)
-                if (rec_names[c][i] == name)
-                    return i;
-            return -1;
-        }
-    return -1;
+        if (rec_cls[c] == t)
+            return field_at[c][id] < 0 ? NULL : &RECORD_FIELDS(o)[field_at[c][id]];
+    return NULL;
 }
 
 /* `o.<name>` (kept in `own`): a record's field by index, else the attribute */
-static PyObject *get_field(Owned *own, PyObject *o, PyObject *name) {
-    int i = field_index(o, name);
-    PyObject *v = i >= 0 ? RECORD_FIELDS(o)[i] : NULL;
+static PyObject *get_field(Owned *own, PyObject *o, int id) {
+    PyObject **f = field_slot(o, id), *v = f ? *f : NULL;
     if (!v)
-        return keep(own, PyObject_GetAttr(o, name)); /* (an unset field raises as the member does) */
+        return keep(own, PyObject_GetAttr(o, *name_keys[id])); /* (an unset field raises as the member does) */
     Py_INCREF(v);
     return keep(own, v);
 }
@@ -85,15 +83,12 @@ static PyObject *get_field(Owned *own, PyObject *o, PyObject *name) {
 /* `o.<name> = v` (0, or -1 with an error set): a record's field by index, a node's `args` or
    `value` in its struct, else the attribute. The old value is released last (its dealloc may run
    Python code). */
-static int set_field(PyObject *o, PyObject *name, PyObject *v) {
-    PyObject **f = NULL;
-    int i = field_index(o, name);
-    if (i >= 0)
-        f = &RECORD_FIELDS(o)[i];
-    else if (Py_TYPE(o) == node_type && (name == k_args || name == k_value))
-        f = name == k_args ? &((NodeFields *)o)->args : &((NodeFields *)o)->value;
+static int set_field(PyObject *o, int id, PyObject *v) {
+    PyObject **f = field_slot(o, id);
+    if (!f && Py_TYPE(o) == node_type && (id == N_args || id == N_value))
+        f = id == N_args ? &((NodeFields *)o)->args : &((NodeFields *)o)->value;
     if (!f)
-        return PyObject_SetAttr(o, name, v);
+        return PyObject_SetAttr(o, *name_keys[id], v);
     PyObject *old = *f;
     Py_INCREF(v);
     *f = v;
@@ -101,8 +96,8 @@ static int set_field(PyObject *o, PyObject *name, PyObject *v) {
     return 0;
 }
 
-#define GET(obj, name) get_field(own, (obj), k_##name)
-#define SETF(obj, name, v) set_field((obj), k_##name, (v))
+#define GET(obj, name) get_field(own, (obj), N_##name)
+#define SETF(obj, name, v) set_field((obj), N_##name, (v))
 #define ENV(i) PyTuple_GetItem(env, (i))
 
 /* 1 where `a == b`, 0 where not, -1 with an error set */
@@ -446,56 +441,45 @@ static PyObject *configure_steady_records(PyObject *mod, PyObject *args) {
         PyErr_SetString(PyExc_TypeError, "configure_steady_records(LastPlan, Plans, _Entry, _Log)");
         return NULL;
     }
-    PyTypeObject *cls[N_RECORDS];
-    PyObject *names[N_RECORDS][RECORD_MAX];
-    int n[N_RECORDS], done = 0;
+    signed char at[N_RECORDS][N_NAMES];
+    memset(at, -1, sizeof(at));
     for (int c = 0; c < N_RECORDS; c++) {
         PyObject *t = PyTuple_GetItem(args, c), *f = NULL;
-        n[c] = 0;
         if (!PyType_Check(t) || !is_record_class((PyTypeObject *)t) || !(f = PyObject_GetAttrString(t, "_fields")) ||
             !PyTuple_Check(f) || PyTuple_Size(f) > RECORD_MAX) {
             Py_XDECREF(f);
             if (!PyErr_Occurred())
                 PyErr_SetString(PyExc_TypeError, "configure_steady_records: classes built on record_class bases");
-            goto fail;
+            return NULL;
         }
         for (Py_ssize_t i = 0; i < PyTuple_Size(f); i++) {
             PyObject *s = PyTuple_GetItem(f, i);
             if (!PyUnicode_Check(s)) {
                 Py_DECREF(f);
                 PyErr_SetString(PyExc_TypeError, "configure_steady_records: field names are str");
-                goto fail;
+                return NULL;
             }
-            Py_INCREF(s);
-            PyUnicode_InternInPlace(&s); /* (the interned name: the object k_<name> is) */
-            names[c][n[c]++] = s;
+            for (int id = 0; id < N_NAMES; id++) {
+                int eq = PyUnicode_Compare(s, *name_keys[id]) == 0;
+                if (PyErr_Occurred()) {
+                    Py_DECREF(f);
+                    return NULL;
+                }
+                if (eq)
+                    at[c][id] = (signed char)i;
+            }
         }
         Py_DECREF(f);
-        cls[c] = (PyTypeObject *)t;
-        Py_INCREF(t);
-        done = c + 1;
     }
-    for (int c = 0; c < N_RECORDS; c++) { /* (all checked: the old ones released after the new are set) */
-        PyTypeObject *old_cls = rec_cls[c];
-        PyObject *old_names[RECORD_MAX];
-        int old_n = rec_n[c];
-        memcpy(old_names, rec_names[c], sizeof(old_names));
-        rec_cls[c] = cls[c];
-        memcpy(rec_names[c], names[c], sizeof(names[c]));
-        rec_n[c] = n[c];
-        Py_XDECREF((PyObject *)old_cls);
-        for (int i = 0; i < old_n; i++)
-            Py_DECREF(old_names[i]);
+    for (int c = 0; c < N_RECORDS; c++) { /* (all checked: the classes kept, the old ones released) */
+        PyObject *t = PyTuple_GetItem(args, c);
+        PyTypeObject *old = rec_cls[c];
+        Py_INCREF(t);
+        rec_cls[c] = (PyTypeObject *)t;
+        memcpy(field_at[c], at[c], sizeof(at[c]));
+        Py_XDECREF((PyObject *)old);
     }
     Py_RETURN_NONE;
-fail:
-    for (int c = 0; c <= done && c < N_RECORDS; c++) {
-        for (int i = 0; i < n[c]; i++)
-            Py_DECREF(names[c][i]);
-        if (c < done)
-            Py_DECREF((PyObject *)cls[c]);
-    }
-    return NULL;
 }
 
 static PyMethodDef steady_methods[] = {
