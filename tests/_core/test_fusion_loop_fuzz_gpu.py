@@ -1,9 +1,10 @@
 """Random lazy loops against NumPy (issue 57): the steady path, graph replay and re-planning fed
 random loop bodies and random changes between iterations, every iteration's values compared.
 
-A case is a random straight-line body over a carried vector `w` and 0-d `b`, inputs `X` (n,) and
-`M` (r, n) and Python scalars: elementwise operators and ufuncs (with broadcasting), reductions,
-matrix-vector products. Run for `STEPS` iterations, each `with cuarray.lazy():`, with the same body
+A case is a random straight-line body over a carried vector `w` and 0-d `b`, inputs `X` (n,),
+`M` (r, n), `P` (n, k), `C` (k,) and Python scalars: elementwise operators, ufuncs and `where` (with
+broadcasting), reductions, matrix-vector and matrix products (with a scale, bias and ReLU: a
+cuBLASLt epilogue), views with negative strides. Run for `STEPS` iterations, each `with cuarray.lazy():`, with the same body
 run by NumPy in float64 as the oracle. Before an iteration, at random:
 - an input moves (a new array of the same values), is rewritten in place, or becomes a strided
   view of a larger array (or the contiguous array again);
@@ -16,7 +17,7 @@ Each case runs twice: with the replay policy as shipped (only bodies that save e
 replayed), and with its bound lowered (as in test_fusion_replay_gpu.py) so that small bodies are
 captured and replayed too. `test_the_random_loops_replay` checks that replays happened, so a run
 that replayed nothing cannot pass as a check of them. Planting a bug showed the cases catch one:
-with held outputs treated as unheld, 52 of 98 failed; with a scalar's change ignored, 11 of 98.
+with held outputs treated as unheld, 46 of 102 failed; with a scalar's change ignored, 12 of 102.
 """
 
 import os
@@ -49,46 +50,56 @@ def replaying(monkeypatch, request):
     graph_replay._st.declined = None
 
 
+# Which register kinds an operator may pair with each kind (NumPy broadcasting), and the result's kind
+_PAIRS = {"n": ("n", "s"), "m": ("m", "n", "s"), "r": ("r", "s"), "s": ("s", "n", "r", "c", "k"),
+          "k": ("k", "c", "s"), "c": ("c", "s")}
+_WIDER = {("m", "n"): "m", ("n", "m"): "m", ("k", "c"): "k", ("c", "k"): "k"}
+
+
 def _body(rng, n_ops):
-    """A random body: (ops, w_out, b_out, extra). Registers hold arrays of four kinds: 'n' (n,),
-    'm' (r, n), 'r' (r,), 's' (0-d); registers 0..3 are w, b, X, M. Each register's magnitude is
-    bounded (`bound`), and an operation past `_MAX_BOUND` is not added: float32 and the float64
-    oracle then never overflow apart, and a float32 run's rounding stays within the test's scale."""
-    kinds = ["n", "s", "n", "m"]
-    bound = [4.0, 2.0, 6.0, 1.0]
+    """A random body: (ops, w_out, b_out, extra). Registers hold arrays of six kinds: 'n' (n,),
+    'm' (r, n), 'r' (r,), 's' (0-d), 'k' (r, k), 'c' (k,), and 'p' (n, k) (an input only); registers
+    0..5 are w, b, X, M, P, C. Each register's magnitude is bounded (`bound`), and an operation past
+    `_MAX_BOUND` is not added: float32 and the float64 oracle then never overflow apart, and a float32
+    run's rounding stays within the test's scale."""
+    kinds = ["n", "s", "n", "m", "p", "c"]
+    bound = [4.0, 2.0, 6.0, 1.0, 5.0, 5.0]
     ops = []
+    elementwise = ("n", "m", "r", "s", "k", "c")
 
     def pick(*allowed):
         cand = [i for i, k in enumerate(kinds) if k in allowed]
         return int(rng.choice(cand)) if cand else None
 
     for _ in range(n_ops):
-        c = rng.integers(0, 6)
-        if c == 0:  # binary between broadcast-compatible registers
-            a = pick("n", "m", "r", "s")
-            ka = kinds[a]
-            b = pick(*{"n": ("n", "s"), "m": ("m", "n", "s"), "r": ("r", "s"), "s": ("s", "n", "r")}[ka])
-            kb = kinds[b]
-            f = str(rng.choice(_BIN))
-            kind = "m" if "m" in (ka, kb) else ka if ka != "s" else kb
-            bd = bound[a] * bound[b] if f == "multiply" else max(bound[a], bound[b]) if f == "maximum" \
-                else bound[a] + bound[b]
-            op = ("bin", f, a, b)
+        c = rng.integers(0, 10)
+        if c in (0, 9):  # a binary operator or `where` between broadcast-compatible registers
+            a = pick(*elementwise)
+            b = pick(*_PAIRS[kinds[a]])
+            ka, kb = kinds[a], kinds[b]
+            kind = _WIDER.get((ka, kb), ka if ka != "s" else kb)
+            if c == 9:
+                op, bd = ("where", a, b), max(bound[a], bound[b])
+            else:
+                f = str(rng.choice(_BIN))
+                bd = bound[a] * bound[b] if f == "multiply" else max(bound[a], bound[b]) if f == "maximum" \
+                    else bound[a] + bound[b]
+                op = ("bin", f, a, b)
         elif c == 1:  # a Python scalar (by its slot, so it can change between iterations)
-            a = pick("n", "m", "r", "s")
+            a = pick(*elementwise)
             kind = kinds[a]
             op = ("sc", str(rng.choice(("add", "multiply", "rsubtract"))), a, int(rng.integers(0, 3)))
             bd = 2 * bound[a] + 2
         elif c == 2:
-            a = pick("n", "m", "r", "s")
+            a = pick(*elementwise)
             kind = kinds[a]
             f = str(rng.choice(_UN))
             op = ("un", f, a)
             bd = {"tanh": 1.0, "sin": 1.0, "abs": bound[a], "exp_tanh": 3.0, "sqrt_abs": bound[a] ** 0.5 + 1}[f]
-        elif c == 3:  # a reduction: (r, n) over the rows, or everything
-            a = pick("n", "m", "r")
-            axis = 0 if kinds[a] == "m" and rng.random() < 0.6 else None
-            kind = "n" if axis == 0 else "s"
+        elif c == 3:  # a reduction: a matrix over its rows, or everything
+            a = pick("n", "m", "r", "k", "c")
+            axis = 0 if kinds[a] in "mk" and rng.random() < 0.6 else None
+            kind = {"m": "n", "k": "c"}[kinds[a]] if axis == 0 else "s"
             f = str(rng.choice(_RED))
             op = ("red", f, a, axis)
             bd = bound[a] * (100 if f == "sum" else 1)
@@ -97,13 +108,31 @@ def _body(rng, n_ops):
             kind = "r"
             op = ("mv", a)
             bd = bound[a] * 4
-        else:  # M.T @ u
+        elif c == 5:  # M.T @ u
             a = pick("r")
             if a is None:
                 continue
             kind = "n"
             op = ("mtv", a)
             bd = bound[a] * 4
+        elif c == 6:  # M @ P, or with a power-of-two scale, a (k,) bias and ReLU: one cuBLASLt epilogue
+            kind = "k"
+            if rng.random() < 0.5:
+                op, bd = ("gemm",), 4 * bound[4]
+            else:
+                bias = pick("c")
+                scale = float(rng.choice((0.5, 2.0)))
+                op, bd = ("epi", scale, bias), 4 * bound[4] * scale + bound[bias]
+        elif c == 7:  # a view with a negative stride
+            a = pick("n", "m", "r", "k", "c")
+            kind = kinds[a]
+            op = ("rev", a, kind in "mk" and rng.random() < 0.5)
+            bd = bound[a]
+        else:  # a subexpression read twice in one expression
+            a = pick(*elementwise)
+            kind = kinds[a]
+            op = ("shared", a)
+            bd = 1.5
         if bd > _MAX_BOUND:
             continue
         ops.append(op)
@@ -112,17 +141,20 @@ def _body(rng, n_ops):
     w_out = max(i for i, k in enumerate(kinds) if k == "n")
     s_regs = [i for i, k in enumerate(kinds) if k == "s" and i != 1]
     b_out = s_regs[-1] if s_regs else None
-    extra = int(rng.integers(4, len(kinds))) if len(kinds) > 4 else None
+    extra = int(rng.integers(6, len(kinds))) if len(kinds) > 6 else None
     return ops, w_out, b_out, extra
 
 
-def _run(xp, body, w, b, X, M, scalars):
+def _run(xp, body, w, b, X, M, P, C, scalars):
     ops, w_out, b_out, extra = body
-    regs = [w, b, X, M]
+    regs = [w, b, X, M, P, C]
     for op in ops:
         if op[0] == "bin":
             a, c = regs[op[2]], regs[op[3]]
             regs.append(getattr(xp, op[1])(a, c))
+        elif op[0] == "where":
+            a, c = regs[op[1]], regs[op[2]]
+            regs.append(xp.where(a > c, a, c * 0.5))
         elif op[0] == "sc":
             a, s = regs[op[2]], scalars[op[3]]
             regs.append(a + s if op[1] == "add" else a * s if op[1] == "multiply" else s - a)
@@ -135,8 +167,18 @@ def _run(xp, body, w, b, X, M, scalars):
             regs.append(getattr(regs[op[2]], op[1])(axis=op[3]))
         elif op[0] == "mv":
             regs.append(xp.dot(M, regs[op[1]]))
-        else:
+        elif op[0] == "mtv":
             regs.append(xp.dot(M.T, regs[op[1]]))
+        elif op[0] == "gemm":
+            regs.append(xp.dot(M, P))
+        elif op[0] == "epi":
+            regs.append(xp.maximum(xp.dot(M, P) * op[1] + regs[op[2]], 0.0))
+        elif op[0] == "shared":
+            t = xp.tanh(regs[op[1]])
+            regs.append(t * t - t * 0.5)
+        else:  # rev
+            a = regs[op[1]]
+            regs.append(a[:, ::-1] if op[2] else a[::-1])
     # Bounded carried values, whatever the body computed: tanh keeps a long loop finite.
     w_new = xp.tanh(regs[w_out] * 0.5) + w * 0.25
     b_new = xp.tanh(regs[b_out] * 0.1 + b) if b_out is not None else b * 0.5
@@ -161,7 +203,9 @@ def _loop(seed, dtype):
     hX = rng.standard_normal(n).astype(dtype)
     hM = (rng.standard_normal((r, n)) / numpy.sqrt(n)).astype(dtype)
     hw = numpy.tanh(rng.standard_normal(n)).astype(dtype)
-    X, M, w = cp.asarray(hX), cp.asarray(hM), cp.asarray(hw)
+    k = int(rng.integers(2, 12))
+    hP, hC = rng.standard_normal((n, k)).astype(dtype), rng.standard_normal(k).astype(dtype)
+    X, M, w, P, C = cp.asarray(hX), cp.asarray(hM), cp.asarray(hw), cp.asarray(hP), cp.asarray(hC)
     b, hb = cp.asarray(dtype(0.25)), dtype(0.25)
     scalars = [0.5, -1.25, 2.0]
     big = None  # the larger array X is a strided view of, while it is one
@@ -171,9 +215,11 @@ def _loop(seed, dtype):
     for i in range(STEPS):
         body = bodies[1] if switch_at is not None and switch_at <= i < switch_at + 3 else bodies[0]
         event = rng.random()
-        if event < 0.12:  # X moves: the same values, another address
+        if event < 0.06:  # X moves: the same values, another address
             X = cp.asarray(hX)
             big = None
+        elif event < 0.12:  # P moves (a GEMM's operand)
+            P = cp.asarray(hP)
         elif event < 0.22:  # X rewritten in place (a graph reads it where it lies)
             hX = rng.standard_normal(n).astype(dtype)
             X[...] = cp.asarray(hX)
@@ -190,10 +236,10 @@ def _loop(seed, dtype):
             w += 1.0
             hw = hw + dtype(1.0)
         with cp.lazy():
-            w, b, extra, _ = _run(cp, body, w, b, X, M, scalars)
+            w, b, extra, _ = _run(cp, body, w, b, X, M, P, C, scalars)
         with numpy.errstate(all="ignore"):
-            hw, hb, hextra, scale = _run(numpy, body, hw.astype(numpy.float64), numpy.float64(hb),
-                                         hX.astype(numpy.float64), hM.astype(numpy.float64), scalars)
+            f64 = [v.astype(numpy.float64) for v in (hw, hX, hM, hP, hC)]
+            hw, hb, hextra, scale = _run(numpy, body, f64[0], numpy.float64(hb), *f64[1:], scalars)
         tol = dict(rtol=rtol, atol=atol * max(1.0, scale))
         hw, hb = hw.astype(dtype), dtype(hb)
         assert w.shape == hw.shape and w.dtype == dtype, (w.shape, w.dtype)
