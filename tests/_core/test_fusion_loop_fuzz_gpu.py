@@ -4,8 +4,9 @@ random loop bodies and random changes between iterations, every iteration's valu
 A case is a random straight-line body over a carried vector `w` and 0-d `b`, inputs `X` (n,),
 `M` (r, n), `P` (n, k), `C` (k,) and Python scalars: elementwise operators, ufuncs and `where` (with
 broadcasting), reductions, matrix-vector and matrix products (with a scale, bias and ReLU: a
-cuBLASLt epilogue), views with negative strides. Run for `STEPS` iterations, each `with cuarray.lazy():`, with the same body
-run by NumPy in float64 as the oracle. Before an iteration, at random:
+cuBLASLt epilogue), views with negative strides. It runs for `STEPS` iterations, each
+`with cuarray.lazy():`, with the same body run by NumPy in float64 as the oracle. Before an
+iteration, at random:
 - an input moves (a new array of the same values), is rewritten in place, or becomes a strided
   view of a larger array (or the contiguous array again);
 - a scalar changes value (a graph must not keep the old one);
