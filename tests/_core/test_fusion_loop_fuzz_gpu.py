@@ -4,12 +4,12 @@ random loop bodies and random changes between iterations, every iteration's valu
 A case is a random straight-line body over a carried vector `w` and 0-d `b`, inputs `X` (n,),
 `M` (r, n), `P` (n, k), `C` (k,) and Python scalars: elementwise operators, ufuncs and `where` (with
 broadcasting), reductions, matrix-vector and matrix products (with a scale, bias and ReLU: a
-cuBLASLt epilogue), views with negative strides. It runs for `STEPS` iterations, each
+cuBLASLt epilogue), views with negative strides, in-place operators; n is 0 in some cases. It runs for `STEPS` iterations, each
 `with cuarray.lazy():`, with the same body run by NumPy in float64 as the oracle. Before an
 iteration, at random:
 - an input moves (a new array of the same values), is rewritten in place, or becomes a strided
   view of a larger array (or the contiguous array again);
-- a scalar changes value (a graph must not keep the old one);
+- a scalar changes value (a graph must not keep the old one); at step 9 all of them do;
 - the body's structure changes for a while (another Program; the old one's graphs must not run);
 - the user holds this iteration's results, or a view of one, and checks them at the end (a replay
   must not overwrite memory the user holds);
@@ -18,7 +18,7 @@ Each case runs twice: with the replay policy as shipped (only bodies that save e
 replayed), and with its bound lowered (as in test_fusion_replay_gpu.py) so that small bodies are
 captured and replayed too. `test_the_random_loops_replay` checks that replays happened, so a run
 that replayed nothing cannot pass as a check of them. Planting a bug showed the cases catch one:
-with held outputs treated as unheld, 46 of 102 failed; with a scalar's change ignored, 12 of 102.
+with held outputs treated as unheld, 48 of 102 failed; with a scalar's change ignored, 22 of 102.
 """
 
 import os
@@ -57,12 +57,13 @@ _PAIRS = {"n": ("n", "s"), "m": ("m", "n", "s"), "r": ("r", "s"), "s": ("s", "n"
 _WIDER = {("m", "n"): "m", ("n", "m"): "m", ("k", "c"): "k", ("c", "k"): "k"}
 
 
-def _body(rng, n_ops):
+def _body(rng, n_ops, empty=False):
     """A random body: (ops, w_out, b_out, extra). Registers hold arrays of six kinds: 'n' (n,),
     'm' (r, n), 'r' (r,), 's' (0-d), 'k' (r, k), 'c' (k,), and 'p' (n, k) (an input only); registers
     0..5 are w, b, X, M, P, C. Each register's magnitude is bounded (`bound`), and an operation past
     `_MAX_BOUND` is not added: float32 and the float64 oracle then never overflow apart, and a float32
-    run's rounding stays within the test's scale."""
+    run's rounding stays within the test's scale. `empty`: n is 0, so a whole-array max of an (n,)
+    or (r, n) register, which NumPy refuses, is not drawn."""
     kinds = ["n", "s", "n", "m", "p", "c"]
     bound = [4.0, 2.0, 6.0, 1.0, 5.0, 5.0]
     ops = []
@@ -73,7 +74,7 @@ def _body(rng, n_ops):
         return int(rng.choice(cand)) if cand else None
 
     for _ in range(n_ops):
-        c = rng.integers(0, 10)
+        c = rng.integers(0, 11)
         if c in (0, 9):  # a binary operator or `where` between broadcast-compatible registers
             a = pick(*elementwise)
             b = pick(*_PAIRS[kinds[a]])
@@ -102,6 +103,8 @@ def _body(rng, n_ops):
             axis = 0 if kinds[a] in "mk" and rng.random() < 0.6 else None
             kind = {"m": "n", "k": "c"}[kinds[a]] if axis == 0 else "s"
             f = str(rng.choice(_RED))
+            if f == "max" and axis is None and empty and kinds[a] in "nm":
+                continue
             op = ("red", f, a, axis)
             bd = bound[a] * (100 if f == "sum" else 1)
         elif c == 4:  # M @ v
@@ -129,6 +132,12 @@ def _body(rng, n_ops):
             kind = kinds[a]
             op = ("rev", a, kind in "mk" and rng.random() < 0.5)
             bd = bound[a]
+        elif c == 10:  # an in-place operator on a fresh lazy value (`t = a * 1.0; t += b`)
+            a = pick(*elementwise)
+            kind = kinds[a]
+            b = pick(*[k for k in _PAIRS[kind] if _WIDER.get((kind, k), kind if kind != "s" else k) == kind])
+            op = ("iadd", a, b)
+            bd = bound[a] + bound[b]
         else:  # a subexpression read twice in one expression
             a = pick(*elementwise)
             kind = kinds[a]
@@ -174,6 +183,10 @@ def _run(xp, body, w, b, X, M, P, C, scalars):
             regs.append(xp.dot(M, P))
         elif op[0] == "epi":
             regs.append(xp.maximum(xp.dot(M, P) * op[1] + regs[op[2]], 0.0))
+        elif op[0] == "iadd":
+            t = regs[op[1]] * 1.0
+            t += regs[op[2]]
+            regs.append(t)
         elif op[0] == "shared":
             t = xp.tanh(regs[op[1]])
             regs.append(t * t - t * 0.5)
@@ -196,8 +209,9 @@ def _cases():
 def _loop(seed, dtype):
     """One random case (see the module's docstring); the number of its evaluations that replayed a graph."""
     rng = numpy.random.default_rng(seed)
-    n, r = int(rng.integers(17, 90)), int(rng.integers(2, 9))
-    bodies = [_body(rng, int(rng.integers(3, 11))) for _ in range(2)]
+    n = 0 if rng.random() < 0.08 else int(rng.integers(17, 90))  # (n = 0: empty vectors and matrices)
+    r = int(rng.integers(2, 9))
+    bodies = [_body(rng, int(rng.integers(3, 11)), empty=n == 0) for _ in range(2)]
     # Rounding is relative to the largest value a step computes (cancellation keeps its error):
     # float32 with sums of up to ~100 terms, each error eps * scale per operation.
     rtol, atol = (1e-4, 5e-5) if dtype == numpy.float32 else (1e-9, 1e-11)
@@ -215,6 +229,8 @@ def _loop(seed, dtype):
     replayed = 0
     for i in range(STEPS):
         body = bodies[1] if switch_at is not None and switch_at <= i < switch_at + 3 else bodies[0]
+        if i == 9:  # every scalar changes: by now most loops replay a graph made with the old values
+            scalars = [float(numpy.round(rng.uniform(-2, 2), 3)) for _ in range(3)]
         event = rng.random()
         if event < 0.06:  # X moves: the same values, another address
             X = cp.asarray(hX)
