@@ -13,7 +13,8 @@ iteration, at random:
 - the body's structure changes for a while (another Program; the old one's graphs must not run);
 - the user holds this iteration's results, or a view of one, and checks them at the end (a replay
   must not overwrite memory the user holds);
-- the user writes into the carried `w` in place (the next iteration must read the write).
+- the user writes into the carried `w` in place, through `cuarray.asarray(w)` (the next iteration
+  must read the write, and a held result that is `w` or a view of it must show it).
 Each case runs twice: with the replay policy as shipped (only bodies that save enough launches are
 replayed), and with its bound lowered (as in test_fusion_replay_gpu.py) so that small bodies are
 captured and replayed too. `test_the_random_loops_replay` checks that replays happened, so a run
@@ -249,9 +250,13 @@ def _loop(seed, dtype):
                 X, big = cp.asarray(hX), None
         elif event < 0.40:  # a scalar changes value
             scalars[int(rng.integers(0, 3))] = float(numpy.round(rng.uniform(-2, 2), 3))
-        elif event < 0.46:  # the user writes into the carried w
-            w += 1.0
+        elif event < 0.46:  # the user writes into the carried w in place (a replayed graph's own output)
+            wv = cp.asarray(w)
+            wv += 1.0
             hw = hw + dtype(1.0)
+            for a, want, _, _ in held:  # what the user holds of it sees the write
+                if wv.size and wv.data.ptr <= a.data.ptr < wv.data.ptr + wv.nbytes:
+                    want += dtype(1.0)
         with cp.lazy():
             w, b, extra, _ = _run(cp, body, w, b, X, M, P, C, scalars)
         with numpy.errstate(all="ignore"):
@@ -268,7 +273,8 @@ def _loop(seed, dtype):
             numpy.testing.assert_allclose(e.get(), hextra, err_msg="extra, step {}".format(i), **tol)
         if rng.random() < 0.2:  # held to the end: later replays must leave it as it is
             view = rng.random() < 0.5
-            held.append((w[1::2] if view else w, (hw[1::2] if view else hw).copy(), i, tol))
+            wv = cp.asarray(w)
+            held.append((wv[1::2] if view else wv, (hw[1::2] if view else hw).copy(), i, tol))
         ev = replay.evaluations()[-1]
         replayed += bool(ev["replay"] and ev["reason"].startswith("replayed"))
     for a, want, i, tol in held:

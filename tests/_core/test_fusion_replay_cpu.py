@@ -295,8 +295,8 @@ _REPLAY_SCRIPT = textwrap.dedent('''
             w = cp.exp(w * s + X) - w
         return w
 
-    def value(w):
-        return w._materialize() if hasattr(w, "_materialize") else w
+    def value(w):  # (its node's value: a look that hands nothing to user code, unlike `cp.asarray(w)`)
+        return w._node.value if hasattr(w, "_node") else w
 
     w = cp.ndarray((100,), np.float32)
     for i in range(8):
@@ -338,6 +338,22 @@ _REPLAY_SCRIPT = textwrap.dedent('''
         w = step(w)
         assert replayed[-2:] == [0, 1] and len(copies) == 3, (replayed, copies)  # (graph 1 reads graph 0's output)
         copies[:] = [copies[0]]
+    # graph 1's carried output handed to user code (`cp.asarray(w)`, which may write into it): graph 1
+    # copied it into graph 0's buffer before the user had it, so the next replay copies it in again
+    # and runs graph 0; a read (`get()`, `item()`, `float()`, `repr()`: `_materialize(False)`) hands nothing out
+    for i in range(4):
+        w = step(w)
+    if replayed[-1] != 1:
+        w = step(w)
+    n, c = len(replayed), len(copies)
+    assert replayed[-1] == 1 and value(w) is ent.outs[1][0], replayed
+    cp.asarray(w)
+    w = step(w)
+    assert replayed[n:] == [0] and copies[c:] == [("carried", 0)], (replayed[n:], copies[c:])
+    w = step(w)
+    w._materialize(False)  # (the fake device cannot copy to the host: the read's own step)
+    w = step(w)
+    assert replayed[n:] == [0, 1, 0] and copies[c:] == [("carried", 0)], (replayed[n:], copies[c:])
     # an input that moves (a new array each step, not an output): copied into its own buffer
     G._st.entries = None
     n = len(replayed)

@@ -234,6 +234,34 @@ def test_writes_into_replayed_outputs_and_out_arguments_as_shipped(shipped_polic
         numpy.testing.assert_allclose(cp.asarray(r).get(), want, rtol=1e-4, atol=1e-4)
 
 
+@pytest.mark.parametrize("write", ["whole", "view"])
+def test_a_write_into_a_carried_output_is_read_by_the_next_step(replaying, write):
+    # The carried w is a replayed graph's own output; the user writes into it in place (through
+    # `cp.asarray(w)`, the graph's array itself) between steps. Graph 1 had copied it into graph 0's
+    # input buffer before that write: the next step must read the written values (it failed before:
+    # graph 0 read its stale buffer, a silent wrong answer found by test_fusion_loop_fuzz_gpu.py).
+    rng = numpy.random.default_rng(19)
+    hX = rng.standard_normal(300).astype(numpy.float32)
+    hw = rng.standard_normal(300).astype(numpy.float32)
+    X, w = cp.asarray(hX), cp.asarray(hw)
+    for i in range(12):
+        with cp.lazy():
+            w = cp.tanh(w * 0.5 + X) - w * 0.25
+        hw = numpy.tanh(hw * 0.5 + hX) - hw * numpy.float32(0.25)
+        numpy.testing.assert_allclose(w.get(), hw, rtol=1e-5, atol=1e-5, err_msg="step {}".format(i))
+        if i >= 3:
+            wv = cp.asarray(w)
+            if write == "whole":
+                wv += 1.0
+                hw = hw + numpy.float32(1.0)
+            else:
+                wv[::2] *= -2.0
+                hw = hw.copy()
+                hw[::2] *= numpy.float32(-2.0)
+            del wv
+    assert _replays(12) >= 4, replay.describe()
+
+
 def test_views_of_computed_values_in_the_body(replaying):
     # transpose, a reversed slice and a reshape that must copy (a non-contiguous view), captured
     rng = numpy.random.default_rng(15)

@@ -18,6 +18,11 @@ the host: graph 1 reads what graph 0 wrote, graph 0 what graph 1 copied for it. 
 that is not the last replay's output (the loop's first replay, a value the user replaced) is copied
 into its buffer and graph 0 runs.
 
+Graph 1's copy into graph 0's buffers happens at its end, before the user sees its outputs: a
+carried output the user may have written since (handed to user code as a device array by
+`LazyArray._materialize`: `asarray(w)`, `w[...]`, an export; `handed_out` marks it, through
+`carried_outputs`) is copied in again by the next replay, which runs graph 0 (`ent.last = -1`).
+
 The outputs handed to the user are the graph's own arrays. A graph may overwrite them only when
 nothing outside this module refers to them any more (no array, view or export of them: their
 reference count, `_unheld`); otherwise the evaluation runs the Program (its outputs new arrays,
@@ -34,8 +39,10 @@ much memory), is remembered as declined, with its reason.
 
 from __future__ import annotations
 
+import functools
 import sys
 import threading
+import weakref
 from operator import itemgetter as _itemgetter
 
 from ...cuda import _sync_hooks
@@ -52,7 +59,7 @@ from ..ndarray import _new_c, ndarray
 from ..nodecore import record_base as _record_base
 from . import replay as _replay
 
-__all__ = ["run", "reason"]
+__all__ = ["run", "reason", "handed_out", "carried_outputs"]
 
 _refcount = sys.getrefcount
 
@@ -60,7 +67,37 @@ _refcount = sys.getrefcount
 class _Entry(_record_base("EntryFields", ("graphs", "outs", "keep", "stable", "static", "inbufs", "carried",
                                           "run_values", "n", "stream", "device", "last", "scalars_of",
                                           "scalar_values", "arrays_at"))):
-    __slots__ = ()
+    __slots__ = ("__weakref__",)  # (`carried_outputs` refers to entries weakly)
+
+
+# Graph 1's carried outputs: id(array) -> (weak reference to it, weak reference to its entry). Weak
+# both ways: an entry dropped (and its graphs' memory) is not kept by this map; an array that dies
+# takes its id out (`_unwatch`), so an id here is always that array's.
+carried_outputs: dict = {}
+
+
+def _watch(ent, outs) -> None:
+    er = weakref.ref(ent)
+    for j in set(ent.carried.values()):
+        k = id(outs[j])
+        carried_outputs[k] = (weakref.ref(outs[j], functools.partial(_unwatch, k)), er)
+
+
+def _unwatch(k, ref) -> None:
+    v = carried_outputs.get(k)
+    if v is not None and v[0] is ref:
+        del carried_outputs[k]
+
+
+def handed_out(a) -> None:
+    """`a`, a device array, is handed to user code: where it is graph 1's carried output, the user may
+    write into it before the next evaluation, whose replay then copies its carried inputs in and
+    runs graph 0 (graph 1 copied this output into graph 0's buffers before the user could write it)."""
+    v = carried_outputs.get(id(a))
+    if v is not None and v[0]() is a:
+        ent = v[1]()
+        if ent is not None:
+            ent.last = -1
 
 
 class _State(threading.local):
@@ -294,6 +331,7 @@ def _capture_second(ent, prog):
         del _st.entries[prog]
         return False
     ent.graphs[1], ent.outs[1], ent.keep[1] = g, outs, keep
+    _watch(ent, outs)
     return True
 
 

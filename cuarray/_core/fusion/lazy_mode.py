@@ -46,6 +46,7 @@ from . import fast_paths as _fast
 from . import graph as _g
 from . import numpy_eval as _numpy_eval
 from . import evaluation as _evaluation
+from . import graph_replay as _graph_replay
 from . import products as _products
 from . import replay as _replay
 from .lazy_array import MAX_CHAIN, LazyArray
@@ -270,13 +271,15 @@ _Live = list if _g.native is None else _g.native.Live
 
 # -- LazyArray's computing methods and views (bound onto the type below, as the operators are) ---------
 class _Methods:
-    def _materialize(self):
+    def _materialize(self, handed=True):  # (handed: to user code, which may write it; False: a read)
         n = self._node
         if n.seg == -1 and type(n.value) is not ndarray:  # built by `lazy(evaluate="numpy")`
             return self.numpy()
         if n.value is None:
             _evaluation.compute(_threads.st, [n])
         v = n.value
+        if handed and _graph_replay.carried_outputs:  # (a replayed graph's carried output, written?)
+            _graph_replay.handed_out(v)
         return v if isinstance(v, ndarray) else _from_host(v)
 
     def __cuarray_materialize__(self):
@@ -289,26 +292,26 @@ class _Methods:
         return self._materialize()
 
     def get(self, *args, **kwargs):
-        v = self._materialize()
+        v = self._materialize(False)
         return v if type(v) is numpy.ndarray else v.get(*args, **kwargs)
 
     def item(self, *args):
-        return self._materialize().item(*args)
+        return self._materialize(False).item(*args)
 
     def __float__(self):
-        return float(self._materialize())
+        return float(self._materialize(False))
 
     def __int__(self):
-        return int(self._materialize())
+        return int(self._materialize(False))
 
     def __complex__(self):
-        return complex(self._materialize())
+        return complex(self._materialize(False))
 
     def __index__(self):
-        return self._materialize().__index__()
+        return self._materialize(False).__index__()
 
     def __bool__(self):
-        return bool(self._materialize())
+        return bool(self._materialize(False))
 
     def __len__(self):
         if not self.shape:
@@ -319,13 +322,13 @@ class _Methods:
         return iter(self._materialize())
 
     def __repr__(self):
-        return repr(self._materialize())
+        return repr(self._materialize(False))
 
     def __str__(self):
-        return str(self._materialize())
+        return str(self._materialize(False))
 
     def __array__(self, *args, **kwargs):
-        return self._materialize().__array__(*args, **kwargs)
+        return self._materialize(False).__array__(*args, **kwargs)
 
     @property
     def __cuda_array_interface__(self):
