@@ -115,6 +115,8 @@ def test_a_repeated_body_records_the_last_plans_entries(recorded_launches):
     no tuple is made for them, and the plan's equality test meets identical entries."""
     x, y = cp.empty(N, dtype="float32"), cp.empty(N, dtype="float32")
     st = L._threads.st
+    with cp.lazy():  # (`l - y` once before: its first use takes the general path, which makes its entries anew)
+        z = x * 2.0 - y
     for k in range(3):
         with cp.lazy():
             z = cp.exp(x * 2.0 + y) * y - 1.0

@@ -184,6 +184,13 @@ int is_record_class(PyTypeObject *t);
 /* steady.c: `steady_finish` (a loop body's evaluation in its steady state) and its configure function, likewise */
 int nc_steady_init(PyObject *module);
 
+/* elementwise_run.c: `elementwise_run(step, slots)` (a fused elementwise step's output and launch)
+   and its configure function, likewise; steady.c calls `elementwise_run` directly, and
+   `elementwise_step` says whether a step is of the class it was configured with */
+int nc_elementwise_run_init(PyObject *module);
+PyObject *elementwise_run(PyObject *step, PyObject *slots);
+int elementwise_step(PyObject *step);
+
 /* ufunccall.c: `UfuncCall` (the ufunc call's dispatch point) and its configure function, likewise */
 int nc_ufunccall_init(PyObject *module);
 

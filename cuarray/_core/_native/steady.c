@@ -339,7 +339,8 @@ static PyObject *steady_finish(PyObject *mod, PyObject *const *a, Py_ssize_t na)
         if (!kernel)
             goto error;
         if (kernel != Py_None) { /* (`Program.run`'s one-kernel case inline, as `run` has it) */
-            PyObject *v = PyObject_CallMethodObjArgs(kernel, k_run, values, NULL);
+            PyObject *v = elementwise_step(kernel) ? elementwise_run(kernel, values)
+                                                   : PyObject_CallMethodObjArgs(kernel, k_run, values, NULL);
             outs = keep(own, v ? PyList_New(1) : NULL);
             if (!outs) {
                 Py_XDECREF(v);

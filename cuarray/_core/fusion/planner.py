@@ -30,17 +30,24 @@ from .. import shapes as _shapes
 from .. import tracing as _tracing
 from ...cuda import compiler as _compiler
 from ...cuda import launch as _launch
+from ...cuda import memory as _memory
 from ...cuda import stream as _stream
 from ..elementwise import _INT32_MAX, FlatLaunch
-from ..ndarray import _new_c, ndarray
+from ..ndarray import _c_layout, _new_c, ndarray
+from ..nodecore import native as _native
+from ..nodecore import record_base as _record_base
 from . import codegen as _codegen
 from . import cost as _cost
 from . import epilogue as _epilogue
 
 __all__ = ["Program", "clear", "plan", "plan_cached", "plan_traced", "signature"]
 
-class _Elementwise:
-    __slots__ = ("defn", "ins", "scalars", "shape", "dtype", "cluster", "policy", "cfgs", "m_all", "vec", "last")
+class _Elementwise(_record_base("ElementwiseFields", ("defn", "ins", "scalars", "shape", "dtype", "cluster", "policy",
+                                                      "cfgs", "m_all", "vec", "last"))):
+    """One fused elementwise kernel of a Program. `run(slots)`: its output, made and launched
+    (`_native/elementwise_run.c` where the node core is built: `launch_into`'s first case in C)."""
+
+    __slots__ = ()  # (the fields are the base's: C members read by index, or Python slots)
 
     def prepare(self):
         """The engine's launch policy over the inputs, then the output (elementwise.FlatLaunch);
@@ -53,11 +60,16 @@ class _Elementwise:
         self.last = [(None, None)] * len(self.scalars)
 
     def run(self, slots):
-        shape = self.shape
-        out = _new_c(shape, self.dtype)
+        if _native_run is not None:
+            return _native_run(self, slots)
+        return self.launch_into(slots, _new_c(self.shape, self.dtype))
+
+    def launch_into(self, slots, out):
+        """The kernel's launch into `out` (a new C-contiguous array of the step's shape and dtype)."""
         n = out._size
         if not n:
             return out
+        shape = self.shape
         # The common case straight to the launch, as the eager ufuncs' prepared path does:
         # every input C-contiguous with the output's shape; else the engine's general path.
         args = []
@@ -121,6 +133,13 @@ class _Elementwise:
 
     def source(self):
         return self.defn.source("flat", 1, numpy.int32)[1]
+
+
+if _native is not None:
+    _native.configure_elementwise_run(_Elementwise, ndarray, _memory, _c_layout, _stream.current_core_stream, _launch)
+    _native_run = _native.elementwise_run
+else:
+    _native_run = None
 
 
 class _ElementwiseMulti:
