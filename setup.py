@@ -34,7 +34,7 @@ setup(
                      "cuarray/_core/_native/live.c", "cuarray/_core/_native/ufunccall.c",
                      "cuarray/_core/_native/steady.c", "cuarray/_core/_native/threadlocal.c",
                      "cuarray/_core/_native/records.c",
-                     "cuarray/_core/_native/elementwise_run.c"],
+                     "cuarray/_core/_native/elementwise_run.c", "cuarray/_core/_native/lazy_block.c"],
             depends=["cuarray/_core/_native/nodecore.h", "cuarray/_core/_native/lazyops.h"],
             define_macros=[("Py_LIMITED_API", "0x030B0000")],
             py_limited_api=True,

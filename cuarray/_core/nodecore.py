@@ -12,7 +12,7 @@ __all__ = ["native", "record_base"]
 # What these sources use of `_nodecore` (a build made from older sources lacks some: main's before issue 57).
 _NEEDS = ("NodeFields", "TraceFields", "LazyFields", "StateFields", "Live", "memos_cleared", "configure_lazy",
           "configure_trace", "traced_call_operator", "reduce_operator", "UfuncCall", "bind_binary",
-          "record_class", "elementwise_run")
+          "record_class", "elementwise_run", "LazyBlock")
 
 
 def _load():

@@ -36,6 +36,10 @@ int seg_is(PyObject *node, PyObject *tid);
    read once per thread where it can be (new references) */
 PyObject *thread_state(PyObject *tls);
 PyObject *local_attr(PyObject *tls, PyObject *name);
+/* `tracing.install(tracer)` (the previous tracer, a new reference) and `tracing.uninstall(prev)`
+   (0, or -1 with an error set) */
+PyObject *tracer_install(PyObject *tracer);
+int tracer_uninstall(PyObject *prev);
 
 /* An Operator's steps on its arguments `a` (the instance, or for UFUNC and CALL the lazy state, first):
    its result, or GENERAL where its Python function takes the call (lazyops.c's `op_run`) */

@@ -138,9 +138,9 @@ static PyType_Spec lazyf_spec = {"cuarray._core._nodecore.LazyFields", sizeof(La
                                  Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_HAVE_GC, lazyf_slots};
 
 /* -- StateFields ------------------------------------------------------------------------------- */
-#define STATE_FIELDS 3
+#define STATE_FIELDS 6
 #define SFIELDS(o) (&((StateFields *)(o))->live)
-static PyObject *s_live_, *s_trace_, *s_internal_;
+static PyObject *state_names[STATE_FIELDS]; /* (interned: "live", "trace", ...) */
 
 PyTypeObject *state_class;
 
@@ -152,16 +152,27 @@ PyObject *state_get(PyObject *st, int which) {
             return v;
         }
     }
-    return PyObject_GetAttr(st, which == SF_LIVE ? s_live_ : which == SF_TRACE ? s_trace_ : s_internal_);
+    return PyObject_GetAttr(st, state_names[which]);
+}
+
+int state_set(PyObject *st, int which, PyObject *v) {
+    if (!IS_A(st, statefields_type, state_class))
+        return PyObject_SetAttr(st, state_names[which], v);
+    PyObject *old = SFIELDS(st)[which];
+    Py_INCREF(v);
+    SFIELDS(st)[which] = v;
+    Py_XDECREF(old); /* (last: its dealloc may run Python code) */
+    return 0;
 }
 
 FIELD_RUN_GC(statef, SFIELDS, STATE_FIELDS, NULL)
 
 #define SMEMBER(name) {#name, T_OBJECT_EX, offsetof(StateFields, name), 0, NULL}
-static PyMemberDef statef_members[] = {SMEMBER(live), SMEMBER(trace), SMEMBER(internal), {NULL, 0, 0, 0, NULL}};
+static PyMemberDef statef_members[] = {SMEMBER(live),  SMEMBER(trace), SMEMBER(internal), SMEMBER(depth),
+                                       SMEMBER(host), SMEMBER(plans), {NULL, 0, 0, 0, NULL}};
 
 static PyType_Slot statef_slots[] = {
-    {Py_tp_doc, "A thread's lazy-mode state's fields (live, trace, internal) as a C struct."},
+    {Py_tp_doc, "A thread's lazy-mode state's fields (live, trace, internal, depth, host, plans) as a C struct."},
     {Py_tp_traverse, statef_traverse},
     {Py_tp_clear, statef_clear},
     {Py_tp_dealloc, statef_dealloc},
@@ -278,8 +289,12 @@ int nc_live_init(PyObject *m) {
     PyObject *lf = PyType_FromSpec(&lazyf_spec), *lv = lf ? PyType_FromSpec(&live_spec) : NULL;
     PyObject *sf = lv ? PyType_FromSpec(&statef_spec) : NULL;
     if (!sf || PyModule_AddObjectRef(m, "LazyFields", lf) < 0 || PyModule_AddObjectRef(m, "Live", lv) < 0 ||
-        PyModule_AddObjectRef(m, "StateFields", sf) < 0 || !(s_live_ = PyUnicode_InternFromString("live")) ||
-        !(s_trace_ = PyUnicode_InternFromString("trace")) || !(s_internal_ = PyUnicode_InternFromString("internal"))) {
+        PyModule_AddObjectRef(m, "StateFields", sf) < 0 || !(state_names[SF_LIVE] = PyUnicode_InternFromString("live")) ||
+        !(state_names[SF_TRACE] = PyUnicode_InternFromString("trace")) ||
+        !(state_names[SF_INTERNAL] = PyUnicode_InternFromString("internal")) ||
+        !(state_names[SF_DEPTH] = PyUnicode_InternFromString("depth")) ||
+        !(state_names[SF_HOST] = PyUnicode_InternFromString("host")) ||
+        !(state_names[SF_PLANS] = PyUnicode_InternFromString("plans"))) {
         Py_XDECREF(lf);
         Py_XDECREF(lv);
         Py_XDECREF(sf);

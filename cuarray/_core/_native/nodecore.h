@@ -38,10 +38,10 @@ enum { TF_ID, TF_OPS, TF_LEAVES, TF_VALUES, TF_BY_VALUE };
    `_StateFields.__slots__` there), which every operator reads (live.c). */
 typedef struct {
     PyObject_HEAD
-    PyObject *live, *trace, *internal;
+    PyObject *live, *trace, *internal, *depth, *host, *plans; /* (the last three: a block's entry and exit, lazy_block.c) */
 } StateFields;
 
-enum { SF_LIVE, SF_TRACE, SF_INTERNAL };
+enum { SF_LIVE, SF_TRACE, SF_INTERNAL, SF_DEPTH, SF_HOST, SF_PLANS };
 
 /* The entries a trace expects (`Trace.expect`: its thread's last plan's), borrowed; NULL where none. */
 PyObject *trace_expect(PyObject *trace);
@@ -191,6 +191,9 @@ int nc_elementwise_run_init(PyObject *module);
 PyObject *elementwise_run(PyObject *step, PyObject *slots);
 int elementwise_step(PyObject *step);
 
+/* lazy_block.c: `LazyBlock` (`with cuarray.lazy():`'s entry and exit) and its configure function, likewise */
+int nc_lazy_block_init(PyObject *module);
+
 /* ufunccall.c: `UfuncCall` (the ufunc call's dispatch point) and its configure function, likewise */
 int nc_ufunccall_init(PyObject *module);
 
@@ -205,5 +208,7 @@ int live_add(PyObject *live, PyObject *x);
 /* The field `which` (SF_*) of a thread's lazy state, a new reference: from the C struct where `st`
    is a StateFields with it set, else by name (NULL with an error set where it has none). */
 PyObject *state_get(PyObject *st, int which);
+/* st.<field `which`> = v: into the C struct where `st` is a StateFields, else by name (0, or -1 with an error set) */
+int state_set(PyObject *st, int which, PyObject *v);
 
 #endif

@@ -607,7 +607,8 @@ PyMODINIT_FUNC PyInit__nodecore(void) {
     if (!s_by_value_ || !s_expect || !s_ufunc || !s_scalar || !s_a || !s_ops || !s_leaves || !s_values || !s_id || !empty ||
         !zero || !one ||
         nc_lazyops_init(m) < 0 || nc_ufunccall_init(m) < 0 || nc_steady_init(m) < 0 || nc_threadlocal_init(m) < 0 ||
-        nc_records_init(m) < 0 || nc_elementwise_run_init(m) < 0) {
+        nc_records_init(m) < 0 || nc_elementwise_run_init(m) < 0 ||
+        nc_lazy_block_init(m) < 0) {
         Py_DECREF(m);
         return NULL;
     }

@@ -188,6 +188,14 @@ static PyObject *uninstall_tracer(PyObject *mod, PyObject *prev) {
     Py_RETURN_NONE;
 }
 
+PyObject *tracer_install(PyObject *tracer) { return install_tracer(NULL, tracer); }
+
+int tracer_uninstall(PyObject *prev) {
+    PyObject *r = uninstall_tracer(NULL, prev);
+    Py_XDECREF(r);
+    return r ? 0 : -1;
+}
+
 static PyMethodDef threadlocal_methods[] = {
     {"thread_state", thread_state_fn, METH_O, "thread_state(tls) -> tls.st, kept per thread"},
     {"configure_tracing", configure_tracing, METH_VARARGS, "configure_tracing(tracing.state, tracing.active)"},

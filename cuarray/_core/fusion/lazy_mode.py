@@ -47,6 +47,7 @@ from . import graph as _g
 from . import numpy_eval as _numpy_eval
 from . import evaluation as _evaluation
 from . import graph_replay as _graph_replay
+from . import lazy_block as _lazy_block
 from . import products as _products
 from . import replay as _replay
 from .lazy_array import MAX_CHAIN, LazyArray
@@ -71,19 +72,18 @@ class _Unsupported(Exception):
 
 
 class _StateFields:
-    """The fields every operator reads as Python slots: `_nodecore.StateFields`'s fallback (the
-    same names, which the C operators read by offset, not by a look-up in the instance dict)."""
+    """The fields every operator and block reads as Python slots: `_nodecore.StateFields`'s fallback
+    (the same names, which the C operators read by offset, not by a look-up in the instance dict)."""
 
-    __slots__ = ("live", "trace", "internal")
+    __slots__ = ("live", "trace", "internal", "depth", "host", "plans")
 
 
 class _State(_StateFields if _g.native is None else _g.native.StateFields):
     """A thread's lazy mode (`_threads.st`, a plain object: a fifth of a thread-local's reads); its tracer."""
 
-    depth = 0
-    host = False  # `lazy(evaluate="numpy")`: NumPy arrays are leaves; nothing reaches a device
-
     def __init__(self):
+        self.depth = 0  # the `lazy()` blocks this thread is inside
+        self.host = False  # `lazy(evaluate="numpy")`: NumPy arrays are leaves; nothing reaches a device
         self.live = None  # the lazy arrays made: a `_Live` (None while `fuse` traces)
         self.trace = None  # the `Trace` recording the graph since the last computation
         # Inside a routine that does not trace (see the module docstring): (trace, its length) when
@@ -569,7 +569,7 @@ def _clip(a, lo, hi):
 
 
 # -- the context ------------------------------------------------------------------------------------
-class lazy:
+class lazy(_lazy_block.base(_threads, _thread_state, _Live)):
     """Lazy evaluation: `with cuarray.lazy():` or `@cuarray.lazy` on a function. Inside,
     operations build an expression graph and return `LazyArray` objects with their shape and dtype;
     values are computed, in as few fused kernels as the graph allows, when needed or when the
@@ -600,15 +600,10 @@ class lazy:
     On device arrays, ``with cuarray.lazy():`` evaluates the same graph as fused kernels.
     """
 
-    # `with cuarray.lazy():`, the common case, is these defaults: its `__init__` sets nothing
-    # (0.42 -> 0.2 us a context, stubbed: it is made at every evaluation of a loop body).
-    _fn = _evaluate = _saved = _prev = _host_saved = None
-    _host = False
-    _track = True
+    # `with cuarray.lazy():`, the common case, is the base's defaults: it sets nothing (the base
+    # calls `_setup` only for arguments). Entry and exit: `lazy_block` (C where it is built).
 
-    def __init__(self, fn=None, *, evaluate=None, _track=True):
-        if fn is None and evaluate is None and _track is True:
-            return
+    def _setup(self, fn=None, *, evaluate=None, _track=True):
         if evaluate not in (None, "device", "numpy"):
             raise ValueError("lazy: evaluate must be 'device' or 'numpy', not {!r}".format(evaluate))
         if fn is not None and not callable(fn):
@@ -616,8 +611,7 @@ class lazy:
         self._fn = fn
         self._host = evaluate == "numpy"
         self._evaluate = evaluate
-        self._track = _track and not self._host  # (a NumPy graph is never computed on a device)
-        self._saved = self._prev = self._host_saved = None
+        self._track = bool(_track) and not self._host  # (a NumPy graph is never computed on a device)
         if fn is not None:
             functools.update_wrapper(self, fn)
 
@@ -648,43 +642,6 @@ class lazy:
             else:  # (a NumPy array in device lazy mode: the host-input policy's TypeError)
                 raise _host_input.reject(a, "lazy.leaf")
         return out[0] if len(out) == 1 else tuple(out)
-
-    def __enter__(self):
-        st = _thread_state(_threads)
-        depth = st.depth
-        self._host_saved = st.host
-        if self._host:
-            st.host = True
-        if depth == 0:
-            st.live = _Live()
-            st.trace = Trace(st.plans.expect)
-            st.internal = None
-        # This thread's tracer from here to `__exit__` (another thread's calls read their own slot);
-        # inside an outer `lazy()`, it already is (`install` returns it: nothing to undo).
-        self._prev = _tracing.install(st)
-        st.depth = depth + 1
-        if not self._track:  # tracing (`fuse`): nothing is computed on exit
-            self._saved, st.live = st.live, None
-        return self
-
-    def __exit__(self, *exc):
-        st = _thread_state(_threads)
-        st.host = self._host_saved
-        st.depth -= 1
-        if not self._track:
-            st.live = self._saved
-        if st.depth:
-            if self._prev is not st:
-                _tracing.uninstall(self._prev)
-            return False
-        try:
-            if exc[0] is None and self._track:
-                _evaluation.flush(st, last=True)
-        finally:
-            st.live = st.trace = None
-            if self._prev is not st:
-                _tracing.uninstall(self._prev)
-        return False
 
 
 def _numpy_call(args, kwargs) -> bool:
