@@ -186,8 +186,10 @@ static int launch_fast(PyObject **fld, PyObject *slots, PyObject *out, Py_ssize_
         return 0;
     unsigned long long orp, po, m;
     PyObject *optr;
-    if ((rc = address(out, &optr, &po)) <= 0)
+    if ((rc = address(out, &optr, &po)) <= 0) {
+        Py_XDECREF(optr);
         return rc;
+    }
     orp = po;
     held[k++] = optr; /* (held[0]; the inputs' addresses follow, then the scalars' arguments) */
     for (Py_ssize_t i = 0; i < PyTuple_Size(ins); i++) {
@@ -316,22 +318,19 @@ PyObject *elementwise_run(PyObject *step, PyObject *slots) {
         return NULL;
     }
     Py_ssize_t n = 0;
+    int rc = -1;
+    for (int i = 0; i < F_N; i++) {
+        Py_XINCREF(f[i]); /* (held: the allocation and the launch run Python code) */
+        if (!f[i])
+            rc = 0; /* (a field unset: the Python path raises as it does) */
+    }
     PyObject *out = new_c(f[F_SHAPE], f[F_DTYPE], &n);
+    if (out && n && rc < 0)
+        rc = launch_fast(f, slots, out, n);
+    for (int i = 0; i < F_N; i++)
+        Py_XDECREF(f[i]);
     if (!out || !n)
         return out;
-    int rc = -1;
-    for (int i = 0; i < F_N; i++)
-        if (!f[i]) { /* (a field unset: the Python path raises as it does) */
-            rc = 0;
-            break;
-        }
-    if (rc < 0) {
-        for (int i = 0; i < F_N; i++)
-            Py_INCREF(f[i]); /* (held: the launch runs Python code) */
-        rc = launch_fast(f, slots, out, n);
-        for (int i = 0; i < F_N; i++)
-            Py_DECREF(f[i]);
-    }
     if (rc == 1)
         return out;
     if (rc < 0) {
