@@ -53,7 +53,6 @@ from . import replay as _replay
 from .lazy_array import MAX_CHAIN, LazyArray
 from .plans import Plans as _Plans
 from .planner import plan
-from .trace import Trace
 from ..dtypes import PY_SCALARS as _PY_SCALARS
 
 __all__ = ["LazyArray", "lazy", "is_lazy_mode", "MAX_CHAIN"]
