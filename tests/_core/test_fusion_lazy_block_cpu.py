@@ -153,6 +153,22 @@ def _run(pure):
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
 
+def test_lazy_keeps_its_signature():
+    """`lazy` has no __init__ of its own (the base takes its arguments): inspect.signature and
+    help() still show its parameters (with the C base they raised "no signature found")."""
+    import inspect
+
+    import cuarray
+
+    assert str(inspect.signature(cuarray.lazy)) == "(fn=None, *, evaluate=None, _track=True)"
+
+    @cuarray.lazy
+    def f(a, b=2):
+        return a
+
+    assert str(inspect.signature(f)) == "(a, b=2)" and f.__name__ == "f"
+
+
 @pytest.mark.skipif(native is None, reason="the node core is not built")
 def test_blocks_in_c_do_what_the_python_blocks_do():
     c, py = _run(False), _run(True)

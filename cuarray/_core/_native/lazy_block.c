@@ -267,7 +267,9 @@ static PyMethodDef block_methods[] = {
     {NULL, NULL, 0, NULL}};
 
 static PyType_Slot block_slots[] = {
-    {Py_tp_doc, "`with cuarray.lazy():` as C (lazy_block.c): the base of fusion.lazy_mode.lazy."},
+    {Py_tp_doc, "LazyBlock(fn=None, *, evaluate=None, _track=True)\n--\n\n"
+                "`with cuarray.lazy():` as C (lazy_block.c): the base of fusion.lazy_mode.lazy. (The signature\n"
+                "line above is `lazy`'s own, which inspect.signature and help() find here: `lazy` has no __init__.)"},
     {Py_tp_new, block_new},
     {Py_tp_init, block_init},
     {Py_tp_traverse, block_traverse},

@@ -37,9 +37,9 @@ def base(threads, thread_state, live_class):
         _host = False
         _track = True
 
-        def __init__(self, *args, **kwargs):
-            if args or kwargs:
-                self._setup(*args, **kwargs)
+        def __init__(self, fn=None, *, evaluate=None, _track=True):
+            if fn is not None or evaluate is not None or _track is not True:
+                self._setup(fn, evaluate=evaluate, _track=_track)
 
         def __enter__(self):
             st = thread_state(threads)
