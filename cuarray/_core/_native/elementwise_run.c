@@ -342,17 +342,19 @@ PyObject *elementwise_run(PyObject *step, PyObject *slots) {
     return r;
 }
 
-static PyObject *elementwise_run_py(PyObject *mod, PyObject *args) {
-    PyObject *step, *slots;
-    if (!PyArg_ParseTuple(args, "OO", &step, &slots))
+/* (METH_FASTCALL: `_Elementwise.run` calls it at every launch of a Program's step; no argument tuple parsed) */
+static PyObject *elementwise_run_py(PyObject *mod, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "elementwise_run(step, slots) takes 2 arguments");
         return NULL;
-    return elementwise_run(step, slots);
+    }
+    return elementwise_run(args[0], args[1]);
 }
 
 static PyMethodDef methods[] = {
     {"configure_elementwise_run", configure_elementwise_run, METH_VARARGS,
      "configure_elementwise_run(_Elementwise, ndarray, memory module, _c_layout, current_core_stream, launch module)"},
-    {"elementwise_run", elementwise_run_py, METH_VARARGS,
+    {"elementwise_run", (PyCFunction)(void (*)(void))elementwise_run_py, METH_FASTCALL,
      "elementwise_run(step, slots) -> the step's output array (`_Elementwise.run`)"},
     {NULL, NULL, 0, NULL}};
 

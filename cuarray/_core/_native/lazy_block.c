@@ -62,11 +62,10 @@ static int block_init(PyObject *self, PyObject *args, PyObject *kw) {
     return r ? 0 : -1;
 }
 
-/* *field = v (a new reference), the old value released after */
+/* *field = v, taking the caller's reference to v (nodecore.h's replace_field, which takes its own) */
 static void put(PyObject **field, PyObject *v) {
-    PyObject *old = *field;
-    *field = v;
-    Py_XDECREF(old);
+    replace_field(field, v);
+    Py_DECREF(v);
 }
 
 /* The truth of a flag field (unset: `dflt`); -1 with an error set */

@@ -158,10 +158,7 @@ PyObject *state_get(PyObject *st, int which) {
 int state_set(PyObject *st, int which, PyObject *v) {
     if (!IS_A(st, statefields_type, state_class))
         return PyObject_SetAttr(st, state_names[which], v);
-    PyObject *old = SFIELDS(st)[which];
-    Py_INCREF(v);
-    SFIELDS(st)[which] = v;
-    Py_XDECREF(old); /* (last: its dealloc may run Python code) */
+    replace_field(&SFIELDS(st)[which], v);
     return 0;
 }
 

@@ -63,6 +63,14 @@ extern PyTypeObject *trace_class, *state_class;
         (node)->field = v_;              \
     } while (0)
 
+/* *field = v (a new reference taken here), the old one released last (its dealloc may run Python code) */
+static inline void replace_field(PyObject **field, PyObject *v) {
+    PyObject *old = *field;
+    Py_INCREF(v);
+    *field = v;
+    Py_XDECREF(old);
+}
+
 /* *slots[i] = values[i] (i < n <= 8), each a new reference, the replaced ones released after all
    are set (a dealloc may run Python code): what each configure function does with what it keeps. */
 static inline void replace_refs(PyObject **const slots[], PyObject *const values[], int n) {

@@ -248,14 +248,6 @@ int computed_leaf(PyObject *o) {
     return n->kind != s_scalar && !(PyUnicode_Check(n->kind) && PyUnicode_Compare(n->kind, s_scalar) == 0);
 }
 
-/* *field = v (a new reference), the old one released last */
-static void replace_field(PyObject **field, PyObject *v) {
-    PyObject *old = *field;
-    Py_INCREF(v);
-    *field = v;
-    Py_XDECREF(old);
-}
-
 /* `Trace._leaf(trace, n)` of a node that `computed_leaf` accepts (a loop's carried value used by
    an operator): the input entry ("a", dtype, shape) of its value (`expect`'s where it holds it), or
    the position of the input already made for that value; it joins the trace's leaves, and `held`
