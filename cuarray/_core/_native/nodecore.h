@@ -3,9 +3,7 @@
 #ifndef CUARRAY_NODECORE_H
 #define CUARRAY_NODECORE_H
 
-#define Py_LIMITED_API 0x030B0000
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
+#include "../../cuda/_native/limited_api.h" /* (Python.h: the limited API of 3.11) */
 #include <stddef.h>
 #include <structmember.h>
 #include <string.h>

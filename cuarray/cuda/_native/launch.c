@@ -14,11 +14,7 @@
    8-byte intptr_t, a Python float a double, a Python complex a complex<double>;
    anything else must be a 0-d buffer (NumPy and ctypes scalars) of a numeric format cuda.core knows.
    Built against the limited API of 3.11 (one abi3 build for 3.11+). */
-#ifndef Py_LIMITED_API
-#define Py_LIMITED_API 0x030B0000
-#endif
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
+#include "limited_api.h" /* (Python.h: the limited API of 3.11) */
 #include <stdint.h>
 #include <string.h>
 

@@ -17,11 +17,7 @@
    Built against the limited API of 3.11 (one abi3 build for 3.11+). Addresses and sizes are u64. */
 #ifndef CUARRAY_POOLCORE_H
 #define CUARRAY_POOLCORE_H
-#ifndef Py_LIMITED_API
-#define Py_LIMITED_API 0x030B0000
-#endif
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
+#include "limited_api.h" /* (Python.h: the limited API of 3.11) */
 #include <structmember.h>
 #include <stdio.h>
 #include <string.h>
