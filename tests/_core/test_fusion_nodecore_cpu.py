@@ -429,3 +429,35 @@ def test_lazy_mode_takes_the_ufunc_call_with_or_without_keywords():
             assert type(y) is L.LazyArray
         assert numpy.allclose(cp.exp(a, **kw).numpy(), numpy.exp(x)) and kw == {"dtype": None, "casting": "same_kind"}
         assert numpy.array_equal(cp.add(a, 1.5).numpy(), x + 1.5)
+
+
+@native
+def test_an_operators_memo_cache_keeps_a_bodys_keys():
+    """A C operator answers each of a loop body's questions (`*` of a float32 lazy array by a Python
+    float, an int, lazy arrays of six dtypes: eight keys) from its cache once it has seen them, with
+    no memo look-up per step (`memo_misses` stays put). Its slots were chosen by the keys' addresses
+    before: eight keys in eight slots almost surely shared one (99.8%) and evicted each other at
+    every step, in some processes more than others (2 of a 10-node chain's 10 look-ups, measured)."""
+    from cuarray.testing.fake_device import SCRIPT_PRELUDE
+
+    script = SCRIPT_PRELUDE + (
+        "import numpy as np\n"
+        "import cuarray as cp\n"
+        "from cuarray._core.fusion import lazy_mode as L\n"
+        "op = L._binary('multiply')  # (an operator of its own: its cache starts empty)\n"
+        "arrays = [cp.ndarray((4,), dt) for dt in (np.float32, np.float64, np.int32, np.int64, np.float16,\n"
+        "                                          np.complex64)]\n"
+        "seen = []\n"
+        "for step in range(12):\n"
+        "    with cp.lazy():\n"
+        "        x = arrays[0] + 0.0\n"
+        "        for o in [2.0, 3] + [a + 0 for a in arrays]:\n"
+        "            y = op(x, o)\n"
+        "    seen.append(op.memo_misses)\n"
+        "print(seen)\n")
+    res = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert res.returncode == 0, res.stderr
+    seen = eval(res.stdout.strip())
+    # (each key misses twice: at the first step the memo has no answer (the Python path makes it),
+    # at the second the cache takes the memo's; none after)
+    assert seen[1] == 2 * 8 and set(seen[1:]) == {seen[1]}, seen

@@ -238,12 +238,16 @@ fail:
    added, or all cleared by `clear_memos`; an entry made again for a key resolves the same loop).
    Measured with the device stubbed: `l * m` 0.43 -> 0.36 us, `exp(l)` 0.69 -> 0.63. */
 static PyObject *memo_get(Operator *op, PyObject *k0, PyObject *k1, PyObject *k2, int *err) {
-    size_t h = ((size_t)k0 >> 4) ^ ((size_t)k1 >> 3) ^ ((size_t)k2 >> 5);
-    h = (h ^ (h >> 7)) % CACHE_SLOTS;
-    PyObject **k = op->cache[h].k;
     *err = 0;
-    if (op->cache[h].hit && op->cache[h].gen == memo_gen && k[0] == k0 && k[1] == k1 && k[2] == k2)
-        return op->cache[h].hit;
+    for (int j = 0; j < CACHE_SLOTS; j++) {
+        PyObject **c = op->cache[j].k;
+        if (c[0] == k0 && c[1] == k1 && c[2] == k2 && op->cache[j].hit && op->cache[j].gen == memo_gen)
+            return op->cache[j].hit;
+    }
+    op->misses++;
+    int h = op->next;
+    op->next = (h + 1) % CACHE_SLOTS;
+    PyObject **k = op->cache[h].k;
     PyObject *key = k2 ? PyTuple_Pack(3, k0, k1, k2) : PyTuple_Pack(2, k0, k1);
     PyObject *hit = key ? PyDict_GetItemWithError(op->memo, key) : NULL;
     Py_XDECREF(key);
@@ -612,6 +616,7 @@ static int op_clear(PyObject *self) {
 static void op_dealloc(PyObject *self) { gc_dealloc(self, op_clear); }
 
 static PyMemberDef op_members[] = {{"general", T_OBJECT, offsetof(Operator, general), READONLY, NULL},
+                                   {"memo_misses", T_PYSSIZET, offsetof(Operator, misses), READONLY, NULL},
                                    {NULL, 0, 0, 0, NULL}};
 
 /* An operator's name and docstring are its general path's (`help(l.sum)` reads NumPy's pointer). */
