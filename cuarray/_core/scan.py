@@ -94,7 +94,8 @@ _SERIAL_MIN_COLS = 1 << 18
 _TEMPLATE = pathlib.Path(__file__).parent / "templates" / "scan.cu"
 _skeleton = None
 
-_LAYOUT_IDS = {"flat": 0, "columns": 1, "serial": 2}
+# (segments, segment_blocks: ufunc.reduceat's, reduceat.py)
+_LAYOUT_IDS = {"flat": 0, "columns": 1, "serial": 2, "segments": 3, "segment_blocks": 4}
 
 
 def _source_skeleton() -> string.Template:
@@ -148,6 +149,8 @@ class ScanOp:
                 name += "_w{}v{}s{}o{}c{}m{}".format(*knobs)
         elif layout == "columns":
             name += "_r{}".format(a)
+        elif layout == "segment_blocks":
+            name += "_b{}".format(a)
         return name
 
     def narrow(self) -> bool:
@@ -162,7 +165,7 @@ class ScanOp:
         if "e" in (self.in_dtype.char, self.out_dtype.char) or "__half" in self.load_expr:
             includes += ["#define CUARRAY_HAS_HALF 1", "#include <cuda_fp16.h>"]
         includes += ['#include "cuarray/common.cuh"', '#include "cuarray/ops.cuh"']
-        warps = _FLAT_DEFAULTS[0]
+        warps = _FLAT_DEFAULTS[0] if layout != "segment_blocks" else a // 32  # (segment_blocks: a = its block)
         min_blocks = ""
         if layout == "flat":
             warps, span, spins, order, streaming, minb = flat_knobs(self.narrow())

@@ -19,6 +19,7 @@ import numpy
 from . import datetimes as _datetimes
 from . import dtypes as _dtypes
 from . import host_input as _host_input
+from . import reduceat as _reduceat
 from . import registry as _registry
 from . import scan as _scan
 from . import shapes as _shapes
@@ -573,6 +574,10 @@ class ufunc(object if _native is None else _native.UfuncCall):
     def accumulate(self, array, axis=0, dtype=None, out=None):
         """See `numpy.ufunc.accumulate` (cuarray/_core/scan.py)."""
         return _scan.ufunc_accumulate(self, array, axis, dtype, out)
+
+    def reduceat(self, array, indices, axis=0, dtype=None, out=None):
+        """See `numpy.ufunc.reduceat` (cuarray/_core/reduceat.py)."""
+        return _reduceat.ufunc_reduceat(self, array, indices, axis, dtype, out)
 
     def at(self, a, indices, b=None):
         """See `numpy.ufunc.at`: unbuffered, repeated indices accumulate (cuarray/_core/indexing.py)."""

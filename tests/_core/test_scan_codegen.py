@@ -1,6 +1,6 @@
-"""Scan code generation and dtype rules, checked without a GPU: every kernel variant the scans can
-launch compiles with NVRTC for sm_90 (batched, one NVRTC call per group), and result dtypes match
-NumPy's for cumsum, cumprod and ufunc.accumulate."""
+"""Scan code generation and dtype rules, checked without a GPU: every kernel variant the scans (and
+ufunc.reduceat, the family's "segments" kernel) can launch compiles with NVRTC for sm_90 (batched,
+one NVRTC call per group), and result dtypes match NumPy's for cumsum, cumprod and ufunc.accumulate."""
 
 import numpy
 import pytest
@@ -19,11 +19,12 @@ def _variants(op, full=True):
     """The (layout, ...) specialisations the planner can pick for this operator (the flat kernel
     only, unless `full`)."""
     if not op.associative:
-        return [("serial",)]
+        return [("serial",), ("segments",)]
     k, j = scan.flat_shape(op.in_dtype, op.out_dtype)
     out = [("flat", k, j, False, False)]
     if full:
-        out += [("flat", k, j, True, False), ("columns", scan.column_rows(op.acc_dtype)), ("serial",)]
+        out += [("flat", k, j, True, False), ("columns", scan.column_rows(op.acc_dtype)), ("serial",),
+                ("segments",), ("segment_blocks", 128), ("segment_blocks", 1024)]  # (ufunc.reduceat's)
         if k != 1:
             out.append(("flat", 1, 16, False, False))
     return out

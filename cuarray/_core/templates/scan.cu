@@ -6,7 +6,8 @@
 //   <operation>   the ufunc's C expression computing `out0` from `in0` (earlier) and `in1` (later)
 //   <load_expr>   the value an element contributes, from `x` (its value as acc_t); NaN -> 0 for nancumsum
 //   <identity>    the operator's identity (exclusive scans only)
-//   <layout>      0 flat (decoupled look-back), 1 columns, 2 serial
+//   <layout>      0 flat (decoupled look-back), 1 columns, 2 serial, 3 segments and 4 segment blocks
+//                 (ufunc.reduceat: a thread, a block of <block> threads, per output)
 //   <block>       flat: threads per block (32 x CUARRAY_SCAN_WARPS, defined in <includes> when not 4)
 //   <vec> <rows>  flat: elements per vector access (K) and rows per warp (J); columns: rows per thread (R)
 //   <segmented> <exclusive>  flat: rows of `seg` elements scanned separately; exclusive scan
@@ -51,10 +52,24 @@ extern "C" __global__ void __launch_bounds__(256) ${name}(
   cuarray::scan::column_scan<${rows}, ${ns}::in_t, ${ns}::out_t, ${ns}::acc_t>(
       ${ns}::op_t(), ${ns}::load_t(), in, out, n, inner, ncols, ncolblocks, ticket, flags, aggs, incls);
 }
-#else
+#elif ${layout} == 2
 extern "C" __global__ void ${name}(const ${ns}::in_t* __restrict__ in, ${ns}::out_t* __restrict__ out,
                                    const long long n, const long long inner, const long long ncols) {
   cuarray::scan::serial_scan<${ns}::in_t, ${ns}::out_t, ${ns}::acc_t>(${ns}::op_t(), ${ns}::load_t(), in, out, n,
                                                                    inner, ncols);
+}
+#elif ${layout} == 3
+extern "C" __global__ void ${name}(const ${ns}::in_t* __restrict__ in, ${ns}::out_t* __restrict__ out,
+                                   const long long* __restrict__ idx, const long long nidx, const long long n,
+                                   const long long inner, const long long total) {
+  cuarray::scan::segment_reduce<${ns}::in_t, ${ns}::out_t, ${ns}::acc_t>(${ns}::op_t(), ${ns}::load_t(), in, out,
+                                                                       idx, nidx, n, inner, total);
+}
+#else
+extern "C" __global__ void __launch_bounds__(${block}) ${name}(
+    const ${ns}::in_t* __restrict__ in, ${ns}::out_t* __restrict__ out, const long long* __restrict__ idx,
+    const long long nidx, const long long n, const long long inner, const long long total) {
+  cuarray::scan::segment_reduce_blocks<${block}, ${ns}::in_t, ${ns}::out_t, ${ns}::acc_t>(
+      ${ns}::op_t(), ${ns}::load_t(), in, out, idx, nidx, n, inner, total);
 }
 #endif

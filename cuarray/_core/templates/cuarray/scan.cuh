@@ -1,6 +1,6 @@
 // cuarray/scan.cuh: the device side of cumulative operations (cuarray/_core/scan.py).
 //
-// Three kernels, all templated on the operator `op(a, b)` (a comes first in the sequence), the
+// Three scan kernels and one segmented reduction, all templated on the operator `op(a, b)` (a comes first in the sequence), the
 // stored input/output types and the accumulator type:
 //
 //   flat_scan     one contiguous sequence (optionally cut into segments of `seg` elements: the rows
@@ -18,6 +18,9 @@
 //                 same look-back between chunks, done by each column's thread.
 //   serial_scan   a thread per column walking every row: short scanned axes with many columns,
 //                 and operators that are not associative (subtract.accumulate, ...).
+//   segment_reduce  ufunc.reduceat (cuarray/_core/reduceat.py): a thread per output element folds
+//                 its slice of the axis in NumPy's order; segment_reduce_blocks a block per output
+//                 (associative operators, long slices).
 //
 // Determinism: every output is a fixed expression tree of the inputs. The look-back folds the
 // predecessors' partials forward, starting from the nearest inclusive prefix (I(q) + a(q+1) + ...
@@ -644,6 +647,66 @@ __device__ __forceinline__ void serial_scan(const Op& op, const Load& load, cons
       acc = op(acc, load(src[r * inner]));
       dst[r * inner] = cast<Out>(acc);
     }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// segment_reduce: ufunc.reduceat, a thread per output element (outer x nidx x inner) folding its
+// slice of the axis in order (NumPy's order): [idx[i], idx[i + 1]) where idx[i + 1] is larger,
+// the one element idx[i] where it is not, and [idx[i], n) for the last index. The indices are
+// checked on the host (0 <= idx < n).
+template <typename In, typename Out, typename Acc, class Op, class Load>
+__device__ __forceinline__ void segment_reduce(const Op& op, const Load& load, const In* __restrict__ in,
+                                               Out* __restrict__ out, const long long* __restrict__ idx,
+                                               const long long nidx, const long long n, const long long inner,
+                                               const long long total) {
+  const long long stride = (long long)blockDim.x * gridDim.x;
+  for (long long c = (long long)blockIdx.x * blockDim.x + threadIdx.x; c < total; c += stride) {
+    const long long t = c / inner, j = c - t * inner;
+    const long long o = t / nidx, i = t - o * nidx;
+    const long long s = idx[i];
+    const long long e = i + 1 == nidx ? n : (idx[i + 1] > s ? idx[i + 1] : s + 1);
+    const In* src = in + (o * n + s) * inner + j;
+    Acc acc = load(src[0]);
+#pragma unroll 4
+    for (long long r = 1; r < e - s; ++r) acc = op(acc, load(src[r * inner]));
+    out[c] = cast<Out>(acc);
+  }
+}
+
+// segment_reduce_blocks: the same outputs, a block of BLOCK threads per output, for an associative
+// and commutative operator (scan.py's ASSOCIATIVE) and long slices: thread t folds elements t,
+// t + BLOCK, ... of its slice in order (coalesced where inner == 1), then the block folds the
+// partials pairwise (partial t with t + w, w = 1, 2, 4, ...). A fixed order: the same bits on every
+// run, the last bits of a float result may differ from NumPy's in-order fold.
+template <int BLOCK, typename In, typename Out, typename Acc, class Op, class Load>
+__device__ __forceinline__ void segment_reduce_blocks(const Op& op, const Load& load, const In* __restrict__ in,
+                                                      Out* __restrict__ out, const long long* __restrict__ idx,
+                                                      const long long nidx, const long long n,
+                                                      const long long inner, const long long total) {
+  __shared__ __align__(16) unsigned char raw[BLOCK * sizeof(Acc)];  // (raw: Acc may have constructors)
+  Acc* part = reinterpret_cast<Acc*>(raw);
+  const int t = threadIdx.x;
+  for (long long c = blockIdx.x; c < total; c += gridDim.x) {
+    const long long q = c / inner, j = c - q * inner;
+    const long long o = q / nidx, i = q - o * nidx;
+    const long long s = idx[i];
+    const long long e = i + 1 == nidx ? n : (idx[i + 1] > s ? idx[i + 1] : s + 1);
+    const long long len = e - s;
+    const In* src = in + (o * n + s) * inner + j;
+    if (t < len) {
+      Acc acc = load(src[t * inner]);
+      for (long long r = t + BLOCK; r < len; r += BLOCK) acc = op(acc, load(src[r * inner]));
+      part[t] = acc;
+    }
+    __syncthreads();
+    const long long m = len < BLOCK ? len : BLOCK;
+    for (int w = 1; w < m; w *= 2) {
+      if ((t & (2 * w - 1)) == 0 && t + w < m) part[t] = op(part[t], part[t + w]);
+      __syncthreads();
+    }
+    if (t == 0) out[c] = cast<Out>(part[0]);
+    __syncthreads();
   }
 }
 
