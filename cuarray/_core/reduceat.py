@@ -28,7 +28,6 @@ converting with it.
 from __future__ import annotations
 
 import math
-import warnings
 
 import numpy
 
@@ -42,26 +41,7 @@ from .host_input import as_array
 from .ndarray import ndarray
 from .transfer import from_host
 
-__all__ = ["ufunc_reduceat", "plan", "result_dtype"]
-
-_result_dtypes: dict = {}
-
-
-def result_dtype(uf, in_dtype, dtype=None) -> numpy.dtype:
-    """NumPy's result dtype of `uf.reduceat(x, [0], dtype=dtype)` for an `in_dtype` array (NumPy is
-    the oracle, on a one-element host array; its exceptions are the errors)."""
-    key = (uf.__name__, in_dtype, dtype)
-    dt = _result_dtypes.get(key)
-    if dt is None:
-        kw = {} if dtype is None else {"dtype": dtype}
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # (the oracle's cast warnings are not the user's)
-            dt = uf._np.reduceat(numpy.ones((1,), in_dtype), [0], **kw).dtype
-        if dt not in _dtypes.SUPPORTED_DTYPES:
-            raise TypeError("{}.reduceat resolved to dtype {} which cuarray does not support".format(uf.__name__, dt))
-        _result_dtypes[key] = dt
-    return dt
-
+__all__ = ["ufunc_reduceat", "plan", "host_indices"]
 
 def host_indices(indices, name: str, n: int) -> numpy.ndarray:
     """The indices as a 1-D int64 host array, converted and checked as NumPy does (`name`: the
@@ -138,7 +118,7 @@ def ufunc_reduceat(uf, array, indices, axis=0, dtype=None, out=None) -> ndarray:
         dtype = _dtypes.normalize_dtype(dtype)
     elif out is not None:
         dtype = out._dtype  # (NumPy's loop then runs in out's dtype)
-    rd = result_dtype(uf, a._dtype, dtype)
+    rd = _scan.result_dtype(uf, a._dtype, dtype, method="reduceat")
     idx = host_indices(indices, uf.__name__, a._shape[axis])
     # (computed on a C-ordered source; an F-ordered one is not a C transpose here: the axis moves)
     src = a if a._c else _copying.copy(a, "C")

@@ -302,19 +302,21 @@ _ops: dict = {}
 _result_dtypes: dict = {}
 
 
-def result_dtype(uf, in_dtype, dtype=None) -> numpy.dtype:
-    """NumPy's result dtype of `uf.accumulate(x, dtype=dtype)` for an `in_dtype` array (NumPy is
-    the oracle, on a one-element host array; its exceptions are the errors)."""
-    key = (uf.__name__, in_dtype, dtype)
+def result_dtype(uf, in_dtype, dtype=None, method="accumulate") -> numpy.dtype:
+    """NumPy's result dtype of `uf.accumulate(x, dtype=dtype)` (`method="reduceat"`: of
+    `uf.reduceat(x, [0], dtype=dtype)`) for an `in_dtype` array (NumPy is the oracle, on a
+    one-element host array; its exceptions are the errors)."""
+    key = (uf.__name__, in_dtype, dtype, method)
     dt = _result_dtypes.get(key)
     if dt is None:
         kw = {} if dtype is None else {"dtype": dtype}
+        args = ([0],) if method == "reduceat" else ()
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # ComplexWarning of the oracle's cast, not the user's
-            dt = uf._np.accumulate(numpy.ones((1,), in_dtype), **kw).dtype
+            dt = getattr(uf._np, method)(numpy.ones((1,), in_dtype), *args, **kw).dtype
         if dt not in _dtypes.SUPPORTED_DTYPES:
-            raise TypeError("{}.accumulate resolved to dtype {} which cuarray does not support".format(
-                uf.__name__, dt))
+            raise TypeError("{}.{} resolved to dtype {} which cuarray does not support".format(
+                uf.__name__, method, dt))
         _result_dtypes[key] = dt
     return dt
 

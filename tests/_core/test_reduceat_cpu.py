@@ -9,6 +9,7 @@ import numpy
 import pytest
 
 from cuarray._core import reduceat as R
+from cuarray._core import scan
 from cuarray._math import arithmetic, extrema
 from cuarray._logic import ops as _logic
 
@@ -87,9 +88,9 @@ def test_result_dtype_is_numpys(uf, dt, dtype):
         want = uf._np.reduceat(x, [0, 1], dtype=dtype).dtype
     except TypeError as exc:
         with pytest.raises(type(exc)):
-            R.result_dtype(uf, numpy.dtype(dt), None if dtype is None else numpy.dtype(dtype))
+            scan.result_dtype(uf, numpy.dtype(dt), None if dtype is None else numpy.dtype(dtype), method="reduceat")
         return
-    assert R.result_dtype(uf, numpy.dtype(dt), None if dtype is None else numpy.dtype(dtype)) == want
+    assert scan.result_dtype(uf, numpy.dtype(dt), None if dtype is None else numpy.dtype(dtype), method="reduceat") == want
 
 
 def test_axis_rules():
