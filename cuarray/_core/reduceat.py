@@ -43,6 +43,7 @@ from .transfer import from_host
 
 __all__ = ["ufunc_reduceat", "plan", "host_indices"]
 
+
 def host_indices(indices, name: str, n: int) -> numpy.ndarray:
     """The indices as a 1-D int64 host array, converted and checked as NumPy does (`name`: the
     ufunc's, for the message of an index out of [0, n))."""

@@ -1,7 +1,7 @@
 // cuarray/scan.cuh: the device side of cumulative operations (cuarray/_core/scan.py).
 //
-// Three scan kernels and one segmented reduction, all templated on the operator `op(a, b)` (a comes first in the sequence), the
-// stored input/output types and the accumulator type:
+// Three scan kernels and two segmented reductions, all templated on the operator `op(a, b)` (a
+// comes first in the sequence), the stored input/output types and the accumulator type:
 //
 //   flat_scan     one contiguous sequence (optionally cut into segments of `seg` elements: the rows
 //                 of a C matrix scanned along its last axis). Single pass, decoupled look-back
