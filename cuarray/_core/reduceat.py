@@ -36,7 +36,6 @@ from . import copying as _copying
 from . import device_check as _device_check
 from . import dtypes as _dtypes
 from . import scan as _scan
-from . import shapes as _shapes
 from .host_input import as_array
 from .ndarray import ndarray
 from .transfer import from_host
@@ -85,18 +84,6 @@ def plan(shape: tuple, axis: int, nidx: int, associative: bool) -> tuple:
     return "segments", _scan._BLOCK, outer, n, inner, oshape
 
 
-def _axis(axis, ndim: int) -> int:
-    if axis is None:
-        if ndim != 1:
-            raise ValueError("reduceat does not allow multiple axes")
-        return 0
-    if isinstance(axis, tuple):
-        if len(axis) != 1:
-            raise ValueError("reduceat does not allow multiple axes")
-        axis = axis[0]
-    return _shapes.normalize_axis_index(axis, ndim)
-
-
 def ufunc_reduceat(uf, array, indices, axis=0, dtype=None, out=None) -> ndarray:
     """`uf.reduceat(array, indices, axis=0, dtype=None, out=None)`. See `numpy.ufunc.reduceat`."""
     if uf.nin != 2:
@@ -106,7 +93,7 @@ def ufunc_reduceat(uf, array, indices, axis=0, dtype=None, out=None) -> ndarray:
     a = as_array(array, uf.__name__ + ".reduceat")
     if a.ndim == 0:
         raise TypeError("cannot reduceat on a scalar")
-    axis = _axis(axis, a.ndim)
+    axis = _scan.single_axis(axis, a.ndim, "reduceat")
     if isinstance(out, tuple):
         if len(out) != 1:
             raise ValueError("The 'out' tuple must have exactly one entry")

@@ -403,6 +403,20 @@ def accumulate(uf, a: ndarray, axis, dtype=None, out=None, *, nan=None, what="ac
     return result
 
 
+def single_axis(axis, ndim: int, method: str) -> int:
+    """The one axis `ufunc.accumulate` and `ufunc.reduceat` (`method`) take, normalised as NumPy
+    does: None only for 1-D input, a one-element tuple, or an int (AxisError when out of range)."""
+    if axis is None:
+        if ndim != 1:
+            raise ValueError("{} does not allow multiple axes".format(method))
+        return 0
+    if isinstance(axis, tuple):
+        if len(axis) != 1:
+            raise ValueError("{} does not allow multiple axes".format(method))
+        axis = axis[0]
+    return _shapes.normalize_axis_index(axis, ndim)
+
+
 def ufunc_accumulate(uf, array, axis=0, dtype=None, out=None) -> ndarray:
     """`uf.accumulate(array, axis=0, dtype=None, out=None)`. See `numpy.ufunc.accumulate`.
 
@@ -414,15 +428,7 @@ def ufunc_accumulate(uf, array, axis=0, dtype=None, out=None) -> ndarray:
     a = as_array(array, uf.__name__ + ".accumulate")
     if a.ndim == 0:
         raise TypeError("cannot accumulate on a scalar")
-    if axis is None:
-        if a.ndim != 1:
-            raise ValueError("accumulate does not allow multiple axes")
-        axis = 0
-    elif isinstance(axis, tuple):
-        if len(axis) != 1:
-            raise ValueError("accumulate does not allow multiple axes")
-        axis = axis[0]
-    axis = _shapes.normalize_axis_index(axis, a.ndim)
+    axis = single_axis(axis, a.ndim, "accumulate")
     if isinstance(out, tuple):
         if len(out) != 1:
             raise ValueError("The 'out' tuple must have exactly one entry")

@@ -94,10 +94,12 @@ def test_result_dtype_is_numpys(uf, dt, dtype):
 
 
 def test_axis_rules():
-    assert R._axis(None, 1) == 0 and R._axis((1,), 3) == 1 and R._axis(-1, 2) == 1
+    """reduceat's axis rules (`scan.single_axis`, accumulate's too)."""
+    assert scan.single_axis(None, 1, "reduceat") == 0 and scan.single_axis((1,), 3, "reduceat") == 1
+    assert scan.single_axis(-1, 2, "reduceat") == 1
+    with pytest.raises(ValueError, match="reduceat does not allow multiple axes"):
+        scan.single_axis(None, 2, "reduceat")
     with pytest.raises(ValueError, match="multiple axes"):
-        R._axis(None, 2)
-    with pytest.raises(ValueError, match="multiple axes"):
-        R._axis((0, 1), 2)
+        scan.single_axis((0, 1), 2, "reduceat")
     with pytest.raises(numpy.exceptions.AxisError):
-        R._axis(2, 2)
+        scan.single_axis(2, 2, "reduceat")

@@ -241,3 +241,22 @@ def test_long_slices_in_blocks(uf, dt):
         tol = dict(rtol=0, atol=0) if kind not in "fc" else dict(
             rtol={2: 1e-2, 4: 1e-4, 8: 1e-10}[size], atol={2: 1.0, 4: 1e-2, 8: 1e-8}[size])
         _compare(got, want, tol)
+
+
+def test_from_another_thread():
+    """A thread that never used the GPU (its context made current at its first launch), both kernels."""
+    import threading
+
+    h = numpy.arange(20_000, dtype=numpy.float64)
+    d = cp.asarray(h)
+    got = {}
+
+    def work():
+        got["few"] = cp.add.reduceat(d, [0, 7, 19_000]).get()       # a block per output
+        got["many"] = cp.subtract.reduceat(d, list(range(0, 20_000, 3))).get()  # a thread per output
+
+    t = threading.Thread(target=work)
+    t.start()
+    t.join()
+    numpy.testing.assert_allclose(got["few"], numpy.add.reduceat(h, [0, 7, 19_000]), rtol=1e-12)
+    numpy.testing.assert_array_equal(got["many"], numpy.subtract.reduceat(h, list(range(0, 20_000, 3))))
