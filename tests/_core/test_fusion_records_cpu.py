@@ -10,7 +10,7 @@ import weakref
 import pytest
 
 from cuarray._core import nodecore
-from cuarray._core.fusion import graph_replay, plans, replay
+from cuarray._core.fusion import graph_replay, planner, plans, replay
 
 native = pytest.mark.skipif(nodecore.native is None, reason="the _nodecore extension is not built")
 
@@ -54,7 +54,8 @@ def test_record_fields_behave_as_slots(build, monkeypatch):
 def test_lazy_modes_records_are_record_classes():
     expect = {plans.LastPlan: ("ops", "pos", "prog", "table", "gen", "next"),
               plans.Plans: ("last", "predicted", "expect", "by_prog"),
-              replay._Log: ("prog", "repeats", "replayed", "sig", "why", "outs", "log")}
+              replay._Log: ("prog", "repeats", "replayed", "sig", "why", "outs", "log"),
+              planner.Program: ("inputs", "steps", "outputs", "eager", "multi", "one", "replay_facts")}
     for cls, fields in expect.items():
         assert cls._fields == fields
     assert len(graph_replay._Entry._fields) == 15
@@ -69,9 +70,9 @@ def test_steady_takes_only_record_classes():
 
     cfg = nodecore.native.configure_steady_records
     with pytest.raises(TypeError):
-        cfg(Plain, plans.Plans, graph_replay._Entry, replay._Log)
+        cfg(Plain, plans.Plans, graph_replay._Entry, replay._Log, planner.Program)
     with pytest.raises(TypeError):
         cfg(plans.LastPlan, plans.Plans)
     with pytest.raises(ValueError):
         nodecore.native.record_class("TooMany", tuple("f%d" % i for i in range(17)))
-    cfg(plans.LastPlan, plans.Plans, graph_replay._Entry, replay._Log)  # (what evaluation.py configured)
+    cfg(plans.LastPlan, plans.Plans, graph_replay._Entry, replay._Log, planner.Program)  # (evaluation.py's call)

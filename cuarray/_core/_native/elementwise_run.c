@@ -120,7 +120,7 @@ static PyObject *new_c(PyObject *shape, PyObject *dtype, Py_ssize_t *size) {
         goto done;
     *size = PyLong_AsSsize_t(count);
     if ((*size == -1 && PyErr_Occurred()) || !(nbytes = PyNumber_Multiply(count, isz)) ||
-        !(alloc = PyObject_GetAttr(memory_module, n__allocator)) ||
+        !(alloc = module_attr(memory_module, n__allocator)) ||
         !(data = PyObject_CallFunctionObjArgs(alloc, nbytes, NULL)) || !(a = array_alloc(array_class, 0)))
         goto done;
     PyObject *const vals[A_N] = {shape, strides, dtype, data, Py_None, count, Py_True, f, Py_True};
@@ -266,7 +266,7 @@ static int launch_fast(PyObject **fld, PyObject *slots, PyObject *out, Py_ssize_
         Py_INCREF(held[k++]);
     }
     /* enqueue(stream, kernel, config, *inputs, *scalars, out, n) */
-    PyObject *enqueue = PyObject_GetAttr(launch_module, n_enqueue);
+    PyObject *enqueue = module_attr(launch_module, n_enqueue);
     PyObject *stream = enqueue ? PyObject_CallNoArgs(core_stream) : NULL;
     PyObject *call = stream ? PyTuple_New(3 + (k - 1) + 1) : NULL;
     if (call) {

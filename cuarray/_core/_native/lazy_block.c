@@ -144,7 +144,7 @@ fail:
 
 /* `evaluation.<name>(*args)`, its result released: 0, or -1 with an error set */
 static int call_evaluation(PyObject *name, PyObject *a0, PyObject *a1, PyObject *a2) {
-    PyObject *f = PyObject_GetAttr(evaluation, name);
+    PyObject *f = module_attr(evaluation, name);
     PyObject *r = f ? PyObject_CallFunctionObjArgs(f, a0, a1, a2, NULL) : NULL;
     Py_XDECREF(f);
     Py_XDECREF(r);
@@ -153,7 +153,7 @@ static int call_evaluation(PyObject *name, PyObject *a0, PyObject *a1, PyObject 
 
 /* `evaluation.flush(st, last=True)`: 0, or -1 with an error set */
 static int flush_last(PyObject *st) {
-    PyObject *sf = PyObject_GetAttr(evaluation, s__steady_finish);
+    PyObject *sf = module_attr(evaluation, s__steady_finish);
     if (!sf)
         return -1;
     int native = sf == steady;
@@ -188,7 +188,7 @@ static int flush_last(PyObject *st) {
         } else if (done == Py_None) {
             rc = call_evaluation(s_compute_, st, pending, Py_True);
         } else if (done != Py_True) { /* (prog, values, t0): `_run(st.trace, pending, *done)` */
-            PyObject *trace = state_get(st, SF_TRACE), *f = trace ? PyObject_GetAttr(evaluation, s__run) : NULL;
+            PyObject *trace = state_get(st, SF_TRACE), *f = trace ? module_attr(evaluation, s__run) : NULL;
             PyObject *head = f ? PyTuple_Pack(2, trace, pending) : NULL;
             PyObject *full = head ? PySequence_Concat(head, done) : NULL;
             PyObject *r = full ? PyObject_Call(f, full, NULL) : NULL;

@@ -56,9 +56,10 @@ static PyObject *keep(Owned *own, PyObject *x) {
 }
 
 /* The record classes whose fields are read and written by index (`configure_steady_records`: the
-   thread's plans and their LastPlans, a graph entry, the evaluation log; records.c), and for each the
-   index of every name of NAMES among its `_fields` (-1: not one of them), found when configured. */
-#define N_RECORDS 4
+   thread's plans and their LastPlans, a graph entry, the evaluation log, a Program; records.c), and
+   for each the index of every name of NAMES among its `_fields` (-1: not one of them), found when
+   configured. */
+#define N_RECORDS 5
 static PyTypeObject *rec_cls[N_RECORDS];
 static signed char field_at[N_RECORDS][N_NAMES];
 
@@ -71,11 +72,12 @@ static PyObject **field_slot(PyObject *o, int id) {
     return NULL;
 }
 
-/* `o.<name>` (kept in `own`): a record's field by index, else the attribute */
+/* `o.<name>` (kept in `own`): a record's field by index, else the attribute (a module's from its
+   dict: the replay switches) */
 static PyObject *get_field(Owned *own, PyObject *o, int id) {
     PyObject **f = field_slot(o, id), *v = f ? *f : NULL;
     if (!v)
-        return keep(own, PyObject_GetAttr(o, *name_keys[id])); /* (an unset field raises as the member does) */
+        return keep(own, module_attr(o, *name_keys[id])); /* (an unset field raises as the member does) */
     Py_INCREF(v);
     return keep(own, v);
 }
@@ -232,7 +234,7 @@ static PyObject *steady_finish(PyObject *mod, PyObject *const *a, Py_ssize_t na)
         Py_INCREF(((NodeFields *)n)->pos);
         PyTuple_SetItem(pos, i, ((NodeFields *)n)->pos);
     }
-    PyObject *plans = GET(st, plans), *p = plans ? GET(plans, predicted) : NULL;
+    PyObject *plans = keep(own, state_get(st, SF_PLANS)), *p = plans ? GET(plans, predicted) : NULL;
     if (!p)
         goto error;
     if (p == Py_None)
@@ -435,11 +437,11 @@ static PyObject *configure_steady(PyObject *mod, PyObject *args) {
     Py_RETURN_NONE;
 }
 
-/* configure_steady_records(LastPlan, Plans, graph entry class, log class): the record classes (each
+/* configure_steady_records(LastPlan, Plans, graph entry class, log class, Program): the record classes (each
    built on a `record_class` base: `_fields` its field names) whose fields are read by index */
 static PyObject *configure_steady_records(PyObject *mod, PyObject *args) {
     if (!PyTuple_Check(args) || PyTuple_Size(args) != N_RECORDS) {
-        PyErr_SetString(PyExc_TypeError, "configure_steady_records(LastPlan, Plans, _Entry, _Log)");
+        PyErr_SetString(PyExc_TypeError, "configure_steady_records(LastPlan, Plans, _Entry, _Log, Program)");
         return NULL;
     }
     signed char at[N_RECORDS][N_NAMES];
@@ -487,7 +489,7 @@ static PyMethodDef steady_methods[] = {
     {"steady_finish", (PyCFunction)(void (*)(void))steady_finish, METH_FASTCALL,
      "steady_finish(st, nodes) -> True, None or (prog, values, t0): evaluation.compute(st, nodes, last=True) in its steady state"},
     {"configure_steady_records", configure_steady_records, METH_VARARGS,
-     "configure_steady_records(LastPlan, Plans, _Entry, _Log): record classes read by index"},
+     "configure_steady_records(LastPlan, Plans, _Entry, _Log, Program): record classes read by index"},
     {"configure_steady", configure_steady, METH_VARARGS,
      "configure_steady(programs, generation, replay, logs, graph_state, is_capturing, get_current_stream, "
      "get_device_id, perf_counter, Label)"},

@@ -36,7 +36,8 @@ if _native is not None:
     _native.configure_steady(_planner._programs, _planner._generation, _replay, _replay._logs, _graph_replay._st,
                              _sync_hooks.is_capturing, _stream.get_current_stream, _device.get_device_id,
                              _perf_counter, _planner._Label)
-    _native.configure_steady_records(_plans.LastPlan, _plans.Plans, _graph_replay._Entry, _replay._Log)
+    _native.configure_steady_records(_plans.LastPlan, _plans.Plans, _graph_replay._Entry, _replay._Log,
+                                     _planner.Program)
     _steady_finish = _native.steady_finish
 
 

@@ -273,11 +273,12 @@ class _Label:
         return self.text
 
 
-class Program:
+class Program(_record_base("ProgramFields", ("inputs", "steps", "outputs", "eager", "multi", "one", "replay_facts"))):
     """Steps over slots: `inputs` (nodes whose values fill the first slots, in order), `steps`,
-    `outputs` (slot of each requested node)."""
+    `outputs` (slot of each requested node). A record (steady.c reads `inputs`, `one` and
+    `replay_facts` by index at each evaluation of a loop body)."""
 
-    __slots__ = ("inputs", "steps", "outputs", "eager", "multi", "one", "replay_facts")
+    __slots__ = ()  # (the fields are the base's: C members read by index, or Python slots)
 
     def run(self, values):
         """Run with the input values (device arrays and scalars, in `inputs` order). Steps call
