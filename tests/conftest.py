@@ -127,6 +127,25 @@ def _nvrtc_cache():
         yield
 
 
+@pytest.fixture(autouse=True)
+def _nvrtc_fast(request):
+    """A test marked `nvrtc_fast` asks only that its kernels compile for sm_90: NVRTC compiles them
+    with --Ofast-compile=max (nvrtc_cache.fast), ~5x faster (the scan ops' multiply group: 8 s
+    against 40) on CI's two cores, whose 30 minutes these compiles filled half of. The front end,
+    the templates' instantiation and ptxas's checks are the same; the code is less optimised, so
+    registers, spills, stack and local memory are asserted at the production options, by tests
+    that may not carry the marker (tests/test_nvrtc_cache_cpu.py checks it). The kernels run on the
+    GPU machine at the production options."""
+    if request.node.get_closest_marker("nvrtc_fast") is None:
+        yield
+        return
+    from cuarray.cuda import compiler
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(compiler, "_nvrtc_compile", nvrtc_cache.fast(compiler._nvrtc_compile))
+        yield
+
+
 def pytest_configure(config):
     if not hasattr(config, "workerinput"):  # an xdist worker leaves the writing to the controller
         _failure_log[0] = config.getoption("--failure-log", default=None)

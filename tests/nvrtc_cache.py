@@ -14,6 +14,7 @@ the output NVRTC would give; a compile error is not cached (it is raised again).
 
 from __future__ import annotations
 
+import copy
 import functools
 import hashlib
 import os
@@ -82,3 +83,25 @@ def cached(real, directory: str):
         return obj
 
     return compile_through_cache
+
+
+# The option `fast` adds (NVRTC 12.8 and later): the fastest compile, its code the least optimised.
+FAST = "--Ofast-compile=max"
+
+
+def fast(real):
+    """`real` (compiler._nvrtc_compile's signature) with FAST added to each compile's options: what
+    a test marked `nvrtc_fast` compiles with (tests/conftest.py)."""
+
+    def fast_compile(source, opts, name_expressions):
+        return real(source, fast_options(opts), name_expressions)
+
+    return fast_compile
+
+
+def fast_options(opts):
+    """A copy of the ProgramOptions `opts` (compiler._program_options's) with FAST appended to the
+    flags it passes verbatim."""
+    out = copy.copy(opts)
+    out._extra = tuple(opts._extra) + (FAST,)
+    return out

@@ -222,6 +222,7 @@ def test_public_calls_take_folded_vectors(fake_reductions):
     assert names[0][0].startswith("cuarray_var_float32") and "__acc1__" in names[0][0]
 
 
+@pytest.mark.nvrtc_fast
 def test_fold_kernels_compile():
     """sum, prod, max, min, argmax, argmin, nanmax, nansum, var over float32, float16, int8, uint8,
     int16, bool (any); every destination (outputs, partials, fused), 32- and 64-bit indices."""

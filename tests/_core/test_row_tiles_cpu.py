@@ -156,6 +156,7 @@ def test_tile_walk_replays(n_out, n_red, itemsize):
         _replay_tile(p, n_out, grid_x=max(1, p.grid_x // 3))  # a capped grid: the loop's later rounds
 
 
+@pytest.mark.nvrtc_fast
 def test_tile_kernels_compile():
     """Groups of 1-32 lanes, 1-8 vectors a lane, 1-16 rows; sum, argmax, nanmax, var (moments),
     nansum, argmin over float32/64/16, int32/64, complex64; 32- and 64-bit indices, two kept dims,
@@ -370,6 +371,7 @@ def test_output_vector_stages_and_names():
     assert "__ovec4" in name and "y = cuarray::cast<float>(a);" in src
 
 
+@pytest.mark.nvrtc_fast
 def test_output_vector_kernels_compile():
     """Every destination (outputs, partials, fused), float32/64/16, int32, argmax/argmin (index
     steps), var (moments), nansum, a ReductionKernel with two inputs, 32- and 64-bit indices."""
@@ -395,6 +397,7 @@ def test_output_vector_kernels_compile():
     assert cubin[:4] == b"\x7fELF"
 
 
+@pytest.mark.nvrtc_fast
 def test_narrow_and_integer_inputs_compile():
     """One-byte and two-byte inputs (16 or 8 to a vector: bool, uint8, int16) and int32, summed and
     through var's float64 moments, as row tiles and output vectors."""

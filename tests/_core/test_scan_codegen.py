@@ -66,6 +66,7 @@ GROUPS = {
 
 
 @pytest.mark.parametrize("group", sorted(GROUPS))
+@pytest.mark.nvrtc_fast
 def test_every_variant_compiles(group):
     sources = []
     for op in GROUPS[group]():
@@ -79,6 +80,7 @@ def test_every_variant_compiles(group):
     assert cubin[:4] == b"\x7fELF"
 
 
+@pytest.mark.nvrtc_fast
 def test_exclusive_and_internal_sum_compile():
     sources = []
     for dt in map(numpy.dtype, "?biqI"):

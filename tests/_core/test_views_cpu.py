@@ -402,6 +402,7 @@ def _captured(monkeypatch, call):
     return seen
 
 
+@pytest.mark.nvrtc_fast
 def test_generated_kernels_compile(monkeypatch):
     from cuarray.cuda import compiler
 

@@ -11,6 +11,7 @@ from cuarray.cuda import compiler
 F4, F8, I8 = np.dtype("f4"), np.dtype("f8"), np.dtype("q")
 
 
+@pytest.mark.nvrtc_fast
 def test_every_instantiation_compiles():
     ds = [np.dtype(c) for c in "?bhiqBHIQfd"]
     names = [h.minmax_name(d) for d in ds]

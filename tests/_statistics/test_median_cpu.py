@@ -226,6 +226,7 @@ def test_digits_and_rank():
     assert M._rank(6, 1, True) == 4 and M._rank(6, 6, True) == 0
 
 
+@pytest.mark.nvrtc_fast
 def test_every_kernel_compiles():
     stage = Stage("map", "out", 32, 8, 1, 1, 1, np.int32)
     sources, values = [], []

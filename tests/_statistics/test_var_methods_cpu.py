@@ -66,6 +66,7 @@ def _compile(method, dt, shapes, roots=(False, True)):
 
 
 @pytest.mark.parametrize("dt", ["float16", "float32", "float64", "int64"])
+@pytest.mark.nvrtc_fast
 def test_shifted_kernels_compile_for_every_plan_shape(dt):
     """Shifted sums over every plan shape (the Welford kernels: tests/_statistics/test_var_one_pass_cpu.py)."""
     _compile("shift", dt, _SHAPES, (False,))
@@ -74,6 +75,7 @@ def test_shifted_kernels_compile_for_every_plan_shape(dt):
 
 @pytest.mark.parametrize("method", ["welford-wide", "shift-wide", "welford-wide4", "welford-wide8"])
 @pytest.mark.parametrize("dt", ["float16", "float32", "float64", "int64", "int32"])
+@pytest.mark.nvrtc_fast
 def test_wide_kernels_compile(method, dt):
     """int32: 4 outputs a vector with 24/32-byte float64 accumulators (1 set of 8 loads)."""
     _compile(method, dt, _OVEC_SHAPES)

@@ -23,6 +23,7 @@ def _nvrtc_or_skip():
 
 
 @pytest.mark.parametrize("dt", ["float16", "float32", "float64", "int64"])
+@pytest.mark.nvrtc_fast
 def test_moments_kernels_compile_for_every_plan_shape(dt):
     _nvrtc_or_skip()
     dt = np.dtype(dt)

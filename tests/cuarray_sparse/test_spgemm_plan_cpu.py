@@ -141,6 +141,7 @@ def _compile(names):
 
 
 @pytest.mark.parametrize("idx", [(4, 4), (4, 8), (8, 4), (8, 8)], ids=["i32-i32", "i32-i64", "i64-i32", "i64-i64"])
+@pytest.mark.nvrtc_fast
 def test_kernels_compile_for_sm90(idx):
     import cuarray._core  # noqa: F401  (puts the templates' headers on NVRTC's include path)
 

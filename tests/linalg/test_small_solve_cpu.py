@@ -17,6 +17,7 @@ def test_width_is_the_next_power_of_two():
 
 
 @pytest.mark.parametrize("char", list("fdFD"))
+@pytest.mark.nvrtc_fast
 def test_kernel_compiles_for_sm90(char):
     names = tuple(_small_solve.kernel_name(char, n) for n in (1, 2, 3, 8, 16))
     cubin, mapping = compile_sm90(_small_solve.source(), names)

@@ -65,6 +65,7 @@ def test_spawn_independent_keys():
 
 
 @pytest.mark.parametrize("module", ["core", "distributions", "permutation"])
+@pytest.mark.nvrtc_fast
 def test_kernels_compile_for_sm90(module):
     from cuarray.cuda import compiler
 

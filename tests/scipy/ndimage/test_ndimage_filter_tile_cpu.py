@@ -479,6 +479,7 @@ def kernel_names(variant, every=True):
 
 # (4 and 5: test_pipe_kernels_compile_for_sm90_without_spills, test_short_kernels_compile_...)
 @pytest.mark.parametrize("variant", sorted(set(ft.VARIANTS.values()) - {4, 5}))
+@pytest.mark.nvrtc_fast
 def test_tile_kernels_compile_for_sm90(variant):
     # every kernel of the variant plan="auto" runs (and of the first tile), a sample of the others
     names = kernel_names(variant, every=variant in (0, ft.AUTO_VARIANT))

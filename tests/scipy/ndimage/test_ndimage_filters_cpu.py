@@ -152,6 +152,7 @@ def test_acc_dtype():
     assert fk.acc_dtype(i2, f4, "max") == i2
 
 
+@pytest.mark.nvrtc_fast
 def test_kernels_compile_for_sm90():
     names = set()
     for c in "?bBhHiIlLQfd":

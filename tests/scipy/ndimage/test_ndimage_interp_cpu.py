@@ -895,6 +895,7 @@ def test_affine_1d_matrix_rank(host_interp):
 
 
 @pytest.mark.parametrize("order", range(6))
+@pytest.mark.nvrtc_fast
 def test_zoom_shift_kernels_compile_for_sm90(order):
     """Every (ndim class, grid-constant, tables or not) the zoom/shift kernels are built for, of
     each order; 64-bit offsets (only the index type changes) for 3-D and the generic ndim."""
