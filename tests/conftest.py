@@ -130,8 +130,9 @@ def _nvrtc_cache():
 @pytest.fixture(autouse=True)
 def _nvrtc_fast(request):
     """A test marked `nvrtc_fast` asks only that its kernels compile for sm_90: NVRTC compiles them
-    with --Ofast-compile=max (nvrtc_cache.fast), ~5x faster (the scan ops' multiply group: 8 s
-    against 40) on CI's two cores, whose 30 minutes these compiles filled half of. The front end,
+    with --Ofast-compile=max (nvrtc_cache.fast): the scan, views and spgemm checks took 133 CPU-s
+    against 417 (the sort kernels gain nothing: their time is CCCL's front end), where NVRTC took
+    ~40 % of CI's first test run on two cores, against its 30 minutes. The front end,
     the templates' instantiation and ptxas's checks are the same; the code is less optimised, so
     registers, spills, stack and local memory are asserted at the production options, by tests
     that may not carry the marker (tests/test_nvrtc_cache_cpu.py checks it). The kernels run on the

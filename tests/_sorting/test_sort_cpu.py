@@ -159,7 +159,6 @@ def test_block_tiles():
 
 
 @pytest.mark.parametrize("dt", ALL, ids=str)
-@pytest.mark.nvrtc_fast
 def test_every_sort_kernel_compiles_for_sm90(dt):
     from cuarray.cuda import compiler
 
@@ -175,7 +174,6 @@ _TOOLKIT_CCCL = sorted(__import__("glob").glob("/usr/local/cuda*/include/cccl/cu
 
 @pytest.mark.skipif(not _TOOLKIT_CCCL, reason="no CUDA toolkit CCCL here")
 @pytest.mark.parametrize("dt", [np.dtype(c) for c in "efqD"], ids=str)
-@pytest.mark.nvrtc_fast
 def test_kernels_compile_with_toolkit_cccl(dt):
     """The device machines' CCCL is a CUDA toolkit's (3.0 with CUDA 13.0), older than the wheel's."""
     from cuarray.cuda import compiler
