@@ -100,6 +100,7 @@ def _shared_defs(uf):
             yield uf._definition(loop, (None, kinds[1]), loop.out_dtypes, True, True), False
 
 
+@pytest.mark.nvrtc_fast
 @pytest.mark.parametrize("name", UFUNCS)
 def test_shared_kernels_of_every_loop_compile(name):
     # One NVRTC call per ufunc: every loop's shared kernels, flat and strided, in one unit.

@@ -27,6 +27,7 @@ def test_nan_is_an_element_not_skipped(op):
     assert "-1LL" in src  # all-NaN slices
 
 
+@pytest.mark.nvrtc_fast
 @pytest.mark.parametrize("op", ["nanargmax", "nanargmin"])
 @pytest.mark.parametrize("c", ["e", "f", "d", "F", "D", "i"])
 def test_kernels_compile(op, c):

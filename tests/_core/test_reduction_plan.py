@@ -364,6 +364,7 @@ def test_lane_groups_off_and_other_layouts(monkeypatch):
     assert (p.group, p.vec) == (32, 1)
 
 
+@pytest.mark.nvrtc_fast
 def test_lane_group_kernels_compile():
     """Groups of 1 (vector loads), 2, 4, 8, 16 lanes: sum, argmax (in-order step), nanmax, a fused
     producer through ReductionKernel, 32- and 64-bit indices, float64 and float16."""

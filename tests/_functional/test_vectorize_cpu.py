@@ -41,6 +41,7 @@ BODIES = [
 DTYPES = [("f4", "f4"), ("f8", "i4"), ("i8", "i8"), ("i2", "u1"), ("f2", "f4"), ("c8", "f8")]
 
 
+@pytest.mark.nvrtc_fast
 @pytest.mark.parametrize("dts", DTYPES, ids=lambda d: "-".join(d))
 @pytest.mark.parametrize("name,fn", BODIES, ids=[b[0] for b in BODIES])
 def test_result_dtypes_are_numpys_and_kernel_compiles(name, fn, dts):

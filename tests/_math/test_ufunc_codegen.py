@@ -117,6 +117,7 @@ def compile_cubin():
     return compiler.compile_cubin
 
 
+@pytest.mark.nvrtc_fast
 @pytest.mark.parametrize("module_name", sorted(MODULES))
 def test_every_loop_compiles(module_name, compile_cubin):
     sources = {}

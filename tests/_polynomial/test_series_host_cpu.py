@@ -143,6 +143,7 @@ def test_host_tables_as_numpy(module):
 @pytest.mark.parametrize("basis", ["poly", "cheb", "leg", "lag", "herm", "herme"])
 @pytest.mark.parametrize("x_kind, x_r, layout, ndim", [("in", "dd", "flat", 1), ("in", "fF", "nd", 2),
                                                       ("scalar", "DD", "flat", 1)])
+@pytest.mark.nvrtc_fast
 def test_evaluation_kernels_compile_for_sm90(basis, x_kind, x_r, layout, ndim):
     # *val's one-kernel path (cuarray/polynomial/_kernels.py): a real and a complex result type, a
     # real x converted to the complex one, both layouts the engine launches, a number x (all of x's

@@ -28,6 +28,7 @@ def test_linear_kernel_compiles(x_dt, y_dt):
         assert set(mapping) == {name}
 
 
+@pytest.mark.nvrtc_fast
 @pytest.mark.parametrize("ndim,width", [(1, 4), (1, 32), (2, 4), (3, 6), (5, 2)])
 def test_ndbspline_kernel_compiles(ndim, width):
     name, src = _kernels._nd_def(ndim, width, F8, F8).source("flat", 1, np.int32)

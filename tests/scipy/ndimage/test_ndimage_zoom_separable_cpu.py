@@ -178,6 +178,7 @@ def test_separable_driver_and_kernels(zs_on_host, monkeypatch, wide, mode):
     assert zs_on_host.launched[-1] == "last"
 
 
+@pytest.mark.nvrtc_fast
 @pytest.mark.parametrize("order", [2, 3, 4, 5])
 def test_separable_kernels_compile_for_sm90(order):
     """The separable path's four kernels, both index widths, grid-constant or not, input dtypes the

@@ -28,11 +28,14 @@ def host_library():
     """The host build of delaunay.cu (ctypes), made once a process; None without g++."""
     if shutil.which("g++") is None:
         return None
-    so = pathlib.Path(tempfile.mkdtemp(prefix="cuarray-delaunay-host-")) / "delaunay.so"
-    subprocess.run(["g++", "-O2", "-std=c++17", "-ffp-contract=off", "-shared", "-fPIC", "-x", "c++",
-                    "-I", str(TEMPLATES), "-I", str(PKG / "_core" / "templates"),
-                    str(TEMPLATES / "delaunay.cu"), "-o", str(so)], check=True)
-    return ctypes.CDLL(str(so))
+    # (the directory goes once the library is loaded: a loaded library stays mapped. Kept, one was
+    # left in /tmp by every test process, 43 of them on one machine by a day's runs)
+    with tempfile.TemporaryDirectory(prefix="cuarray-delaunay-host-") as d:
+        so = pathlib.Path(d) / "delaunay.so"
+        subprocess.run(["g++", "-O2", "-std=c++17", "-ffp-contract=off", "-shared", "-fPIC", "-x", "c++",
+                        "-I", str(TEMPLATES), "-I", str(PKG / "_core" / "templates"),
+                        str(TEMPLATES / "delaunay.cu"), "-o", str(so)], check=True)
+        return ctypes.CDLL(str(so))
 
 
 class HostRunner:

@@ -118,6 +118,7 @@ def test_epilogues_compile(name):
         compiler.compile_cubin(d.source(layout, nd, it)[1], arch="sm_90")
 
 
+@pytest.mark.nvrtc_fast
 @pytest.mark.parametrize("name", sorted(K._REDUCTIONS))
 def test_pair_reductions_compile(name):
     from cuarray._core import reduction
