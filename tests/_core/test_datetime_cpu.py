@@ -5,7 +5,6 @@ ufunc loops) built with g++ over random dates of every unit with NaT sprinkled i
 import ctypes
 import math
 import shutil
-import subprocess
 
 import numpy as np
 import pytest
@@ -16,6 +15,7 @@ from cuarray._core.copying import _copy_def
 from cuarray._core.elementwise import cast_expr
 from cuarray._core import interop, reduction_ops
 from cuarray.cuda import compiler
+import host_build  # tests/ is on sys.path
 
 NAT = np.iinfo(np.int64).min
 UNITS = ["Y", "M", "W", "D", "h", "m", "s", "ms", "us", "ns", "ps", "fs", "as"]
@@ -199,7 +199,7 @@ def _op_function(k, name, ins):
 
 
 @pytest.fixture(scope="module")
-def host_lib(tmp_path_factory):
+def host_lib():
     if shutil.which("g++") is None:
         pytest.skip("no g++")
     src = [_SHIM]
@@ -214,12 +214,7 @@ def host_lib(tmp_path_factory):
         src.append(_op_function(k, name, ins)[0])
     src.append('extern "C" void from_float(const double* x, long long* y, long long n) '
                "{ for (long long i = 0; i < n; ++i) y[i] = cuarray::dt::from_float(x[i]); }\n")
-    d = tmp_path_factory.mktemp("datetime")
-    (d / "h.cpp").write_text("".join(src))
-    so = d / "libdt.so"
-    subprocess.run(["g++", "-O2", "-std=c++17", "-shared", "-fPIC", "-fwrapv", "-I", str(TEMPLATES),
-                    str(d / "h.cpp"), "-o", str(so)], check=True)
-    return ctypes.CDLL(str(so))
+    return host_build.library_of("".join(src), ["-O2", "-std=c++17", "-shared", "-fPIC", "-fwrapv", "-I", TEMPLATES])
 
 
 def _ptr(a):

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import ctypes
 import pathlib
-import shutil
-import subprocess
 
+import host_build  # tests/ is on sys.path
 import numpy as np
 import pytest
 
@@ -16,16 +15,11 @@ TEMPLATES = HERE.parent.parent / "cuarray" / "scipy" / "special" / "templates"
 _built = {}
 
 
-def build(tmp_path_factory):
-    """The library, compiled once per process (skips the test without g++)."""
+def build():
+    """The library, loaded once per process (tests/host_build.py; skips the test without g++)."""
     if "lib" not in _built:
-        gxx = shutil.which("g++")
-        if gxx is None:
-            pytest.skip("no g++ on this machine")
-        so = tmp_path_factory.mktemp("csf") / "csf_host.so"
-        subprocess.run([gxx, "-O2", "-std=c++17", "-shared", "-fPIC", "-I", str(TEMPLATES),
-                        str(HERE / "special_host.cpp"), "-o", str(so)], check=True)
-        _built["lib"] = ctypes.CDLL(str(so))
+        _built["lib"] = host_build.library(["-O2", "-std=c++17", "-shared", "-fPIC", "-I", TEMPLATES,
+                                            HERE / "special_host.cpp"])
     return _built["lib"]
 
 

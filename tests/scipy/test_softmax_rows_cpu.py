@@ -6,7 +6,6 @@ and NVRTC compiles for sm_90."""
 
 import ctypes
 import shutil
-import subprocess
 
 import numpy as np
 import pytest
@@ -14,6 +13,7 @@ import scipy.special as sp
 
 from cuarray.cuda import compiler
 from cuarray.scipy.special import _softmax as sm
+import host_build  # tests/ is on sys.path
 
 HOST = r"""
 #include "softmax_rows.cuh"
@@ -47,15 +47,10 @@ extern "C" void run_f(float* v, long long rows, int n, int log) {
 
 
 @pytest.fixture(scope="module")
-def lib(tmp_path_factory):
+def lib():
     if shutil.which("g++") is None:
         pytest.skip("no g++")
-    d = tmp_path_factory.mktemp("softmax")
-    (d / "h.cpp").write_text(HOST)
-    so = d / "libsoftmax.so"
-    subprocess.run(["g++", "-O2", "-shared", "-fPIC", "-I", str(sm._DIR), str(d / "h.cpp"), "-o", str(so)],
-                   check=True)
-    return ctypes.CDLL(str(so))
+    return host_build.library_of(HOST, ["-O2", "-shared", "-fPIC", "-I", sm._DIR])
 
 
 def _host_line(lib, x, axis, log):

@@ -21,8 +21,8 @@ SPHERICAL = ["jn", "yn", "in", "kn"]
 
 
 @pytest.fixture(scope="module")
-def lib(tmp_path_factory):
-    return special_host_lib.build(tmp_path_factory)
+def lib():
+    return special_host_lib.build()
 
 
 def _airy(lib, name, x):

@@ -23,8 +23,8 @@ SCALED = {"jve", "yve", "ive", "kve", "hankel1e", "hankel2e"}
 
 
 @pytest.fixture(scope="module")
-def lib(tmp_path_factory):
-    return special_host_lib.build(tmp_path_factory)
+def lib():
+    return special_host_lib.build()
 
 
 def _call(lib, name, dtype, v, z):

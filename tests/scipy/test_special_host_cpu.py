@@ -296,8 +296,8 @@ KNOWN = {
 
 
 @pytest.fixture(scope="module")
-def lib(tmp_path_factory):
-    return special_host_lib.build(tmp_path_factory)
+def lib():
+    return special_host_lib.build()
 
 
 _call = special_host_lib.call

@@ -22,8 +22,8 @@ _compare = special_host_lib.compare
 
 
 @pytest.fixture(scope="module")
-def lib(tmp_path_factory):
-    return special_host_lib.build(tmp_path_factory)
+def lib():
+    return special_host_lib.build()
 
 
 def _scipy(name, dtype, *args):

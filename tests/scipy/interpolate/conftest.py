@@ -180,21 +180,16 @@ def _kernel_host():
 
 
 @pytest.fixture(scope="session")
-def _interpolate_lib(tmp_path_factory):
+def _interpolate_lib():
     import pathlib
     import shutil
-    import subprocess
 
     if shutil.which("g++") is None:
         pytest.skip("no g++")
-    d = tmp_path_factory.mktemp("interpolate_cuh")
-    (d / "driver.cpp").write_text(_kernel_host().DRIVER)
-    inc = pathlib.Path(__file__).resolve().parents[3] / "cuarray" / "scipy" / "interpolate" / "templates"
-    subprocess.run(["g++", "-O1", "-shared", "-fPIC", "-I", str(inc), str(d / "driver.cpp"), "-o", str(d / "lib.so")],
-                   check=True)
-    import ctypes
+    import host_build  # tests/ is on sys.path
 
-    return ctypes.CDLL(str(d / "lib.so"))
+    inc = pathlib.Path(__file__).resolve().parents[3] / "cuarray" / "scipy" / "interpolate" / "templates"
+    return host_build.library_of(_kernel_host().DRIVER, ["-O1", "-shared", "-fPIC", "-I", inc])
 
 
 @pytest.fixture(scope="module")

@@ -9,7 +9,6 @@ import importlib.util
 import itertools
 import pathlib
 import shutil
-import subprocess
 import zlib
 
 import numpy as np
@@ -17,6 +16,7 @@ import pytest
 
 from cuarray.scipy.interpolate import _linear
 from cubin_info import compile_sm90, kernel_attributes  # tests/ is on sys.path
+import host_build  # tests/ is on sys.path
 
 si = pytest.importorskip("scipy.interpolate")
 
@@ -523,15 +523,12 @@ def _cname(r):
 
 
 @pytest.fixture(scope="module")
-def lib(tmp_path_factory):
+def lib():
     if shutil.which("g++") is None:
         pytest.skip("no g++")
-    d = tmp_path_factory.mktemp("linear_cu")
-    (d / "driver.cpp").write_text(_driver(ROUTES))
-    subprocess.run(["g++", "-O2", "-std=c++17", "-ffp-contract=off", "-shared", "-fPIC", "-I", str(TEMPLATES),
-                    "-I", str(TEMPLATES.parents[2] / "_core" / "templates"),  # cuarray/rounded.cuh
-                    str(d / "driver.cpp"), "-o", str(d / "lib.so")], check=True)
-    return ctypes.CDLL(str(d / "lib.so"))
+    return host_build.library_of(_driver(ROUTES), ["-O2", "-std=c++17", "-ffp-contract=off", "-shared", "-fPIC",
+                                                   "-I", TEMPLATES,
+                                                   "-I", TEMPLATES.parents[2] / "_core" / "templates"])  # rounded.cuh
 
 
 def _p(a):

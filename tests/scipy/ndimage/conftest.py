@@ -1,16 +1,15 @@
 """Shared by the ndimage and signal tests that run without a device: `host_lib` builds a C++ test
 driver against a folder of CUDA templates (CUARRAY_DEVICE empty) with g++ into a ctypes library."""
 
-import ctypes
 import pathlib
 import shutil
-import subprocess
 
+import host_build  # tests/ is on sys.path
 import pytest
 
 
 @pytest.fixture(scope="session")
-def host_lib(tmp_path_factory):
+def host_lib():
     """build(name, source, include_dir) -> ctypes.CDLL of `source` compiled with -I include_dir."""
     if shutil.which("g++") is None:
         pytest.skip("no g++")
@@ -20,13 +19,9 @@ def host_lib(tmp_path_factory):
     def build(name, source, include_dir):
         key = (name, source, str(include_dir))
         if key not in built:
-            d = tmp_path_factory.mktemp(name)
-            (d / "driver.cpp").write_text(source)
-            so = d / "lib{}.so".format(name)
             # -ffp-contract=off: cuarray/rounded.cuh's host operations round each step, as the kernels do
-            subprocess.run(["g++", "-O2", "-ffp-contract=off", "-shared", "-fPIC", "-I", str(include_dir), "-I",
-                            str(core), str(d / "driver.cpp"), "-o", str(so)], check=True)
-            built[key] = ctypes.CDLL(str(so))
+            built[key] = host_build.library_of(source, ["-O2", "-ffp-contract=off", "-shared", "-fPIC", "-I",
+                                                        include_dir, "-I", core])
         return built[key]
 
     return build

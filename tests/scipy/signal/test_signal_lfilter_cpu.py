@@ -408,19 +408,15 @@ extern "C" void chunks_ref(int K, const double* ba, const double* x, double* y, 
 
 
 @pytest.fixture(scope="module")
-def rows_lib(tmp_path_factory):
-    import ctypes
+def rows_lib():
     import shutil
-    import subprocess
 
     if shutil.which("g++") is None:
         pytest.skip("no g++")
-    d = tmp_path_factory.mktemp("rows")
+    import host_build  # tests/ is on sys.path
+
     src = ROWS_SHIM + lf.source().replace("#define CUARRAY_DEVICE __device__\n", "") + ROWS_DRIVER
-    (d / "k.cpp").write_text(src)
-    subprocess.run(["g++", "-std=c++20", "-O1", "-w", "-shared", "-fPIC", "-pthread", str(d / "k.cpp"), "-o",
-                    str(d / "k.so")], check=True)
-    return ctypes.CDLL(str(d / "k.so"))
+    return host_build.library_of(src, ["-std=c++20", "-O1", "-w", "-shared", "-fPIC", "-pthread"])
 
 
 @pytest.mark.parametrize("K", [3, 8])

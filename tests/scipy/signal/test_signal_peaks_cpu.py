@@ -342,17 +342,15 @@ extern "C" void scan(long long* counts, const long long* flags, long long nb, lo
 
 
 @pytest.fixture(scope="module")
-def tiles_lib(tmp_path_factory):
+def tiles_lib():
     import shutil
-    import subprocess
 
     if shutil.which("g++") is None:
         pytest.skip("no g++")
-    d = tmp_path_factory.mktemp("tiles")
-    (d / "k.cpp").write_text(SHIM + pk.source().replace("#define CUARRAY_DEVICE __device__\n", "") + DRIVER)
-    subprocess.run(["g++", "-std=c++20", "-O1", "-w", "-shared", "-fPIC", "-pthread", str(d / "k.cpp"), "-o",
-                    str(d / "k.so")], check=True)
-    return ctypes.CDLL(str(d / "k.so"))
+    import host_build  # tests/ is on sys.path
+
+    return host_build.library_of(SHIM + pk.source().replace("#define CUARRAY_DEVICE __device__\n", "") + DRIVER,
+                                 ["-std=c++20", "-O1", "-w", "-shared", "-fPIC", "-pthread"])
 
 
 @pytest.mark.parametrize("n,limit", [(3, 2048), (4096, 2048), (4097, 2048), (20_000, 2048), (20_000, 5)])

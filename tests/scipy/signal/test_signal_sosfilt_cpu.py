@@ -7,8 +7,8 @@ zi/zf layouts, axes) against scipy.signal.sosfilt."""
 import ctypes
 import re
 import shutil
-import subprocess
 
+import host_build  # tests/ is on sys.path
 import numpy as np
 import pytest
 import scipy.signal as ss
@@ -117,15 +117,11 @@ extern "C" void sos(int NS, int win, const double* ba, const double* x, double* 
 
 
 @pytest.fixture(scope="module")
-def sos_lib(tmp_path_factory):
+def sos_lib():
     if shutil.which("g++") is None:
         pytest.skip("no g++")
-    d = tmp_path_factory.mktemp("sos")
     src = SHIM + lf.source().replace("#define CUARRAY_DEVICE __device__\n", "#define CUARRAY_DEVICE\n") + DRIVER
-    (d / "k.cpp").write_text(src)
-    subprocess.run(["g++", "-std=c++20", "-O1", "-w", "-shared", "-fPIC", "-pthread", str(d / "k.cpp"), "-o",
-                    str(d / "k.so")], check=True)
-    return ctypes.CDLL(str(d / "k.so"))
+    return host_build.library_of(src, ["-std=c++20", "-O1", "-w", "-shared", "-fPIC", "-pthread"])
 
 
 def _astype(x, dt, order="K", copy=True):

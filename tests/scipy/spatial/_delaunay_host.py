@@ -9,13 +9,12 @@ import ctypes
 import functools
 import pathlib
 import shutil
-import subprocess
-import tempfile
 
 import numpy as np
 
 from cuarray.scipy.spatial import _delaunay_gpu as dg
 from cuarray.scipy.spatial import _delaunay_plan as dp
+import host_build  # tests/ is on sys.path
 
 PKG = pathlib.Path(__file__).resolve().parents[3] / "cuarray"
 TEMPLATES = PKG / "scipy" / "spatial" / "templates"
@@ -28,14 +27,10 @@ def host_library():
     """The host build of delaunay.cu (ctypes), made once a process; None without g++."""
     if shutil.which("g++") is None:
         return None
-    # (the directory goes once the library is loaded: a loaded library stays mapped. Kept, one was
-    # left in /tmp by every test process, 43 of them on one machine by a day's runs)
-    with tempfile.TemporaryDirectory(prefix="cuarray-delaunay-host-") as d:
-        so = pathlib.Path(d) / "delaunay.so"
-        subprocess.run(["g++", "-O2", "-std=c++17", "-ffp-contract=off", "-shared", "-fPIC", "-x", "c++",
-                        "-I", str(TEMPLATES), "-I", str(PKG / "_core" / "templates"),
-                        str(TEMPLATES / "delaunay.cu"), "-o", str(so)], check=True)
-        return ctypes.CDLL(str(so))
+    # (tests/host_build.py: its directory goes once the library is loaded; one was left in /tmp by
+    # every test process before, 43 of them on one machine by a day's runs)
+    return host_build.library(["-O2", "-std=c++17", "-ffp-contract=off", "-shared", "-fPIC", "-x", "c++",
+                               "-I", TEMPLATES, "-I", PKG / "_core" / "templates", TEMPLATES / "delaunay.cu"])
 
 
 class HostRunner:

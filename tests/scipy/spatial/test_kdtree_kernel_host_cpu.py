@@ -7,14 +7,13 @@ from __future__ import annotations
 
 import ctypes
 import pathlib
-import shutil
-import subprocess
 import zlib
 
 import numpy as np
 import pytest
 
 from cuarray.scipy.spatial import _grid
+import host_build  # tests/ is on sys.path
 
 HERE = pathlib.Path(__file__).parent
 TEMPLATES = HERE.parent.parent.parent / "cuarray" / "scipy" / "spatial" / "templates"
@@ -24,15 +23,10 @@ P = ctypes.c_void_p
 
 
 @pytest.fixture(scope="module")
-def lib(tmp_path_factory):
+def lib():
     if "lib" not in _built:
-        gxx = shutil.which("g++")
-        if gxx is None:
-            pytest.skip("no g++ on this machine")
-        so = tmp_path_factory.mktemp("kd") / "kdtree_host.so"
-        subprocess.run([gxx, "-O1", "-std=c++17", "-shared", "-fPIC", "-I", str(TEMPLATES),
-                        str(HERE / "kdtree_host.cpp"), "-o", str(so)], check=True)
-        _built["lib"] = ctypes.CDLL(str(so))
+        _built["lib"] = host_build.library(["-O1", "-std=c++17", "-shared", "-fPIC", "-I", TEMPLATES,
+                                            HERE / "kdtree_host.cpp"])
     return _built["lib"]
 
 
