@@ -25,27 +25,18 @@ import shutil
 import subprocess
 import tempfile
 
+import nvrtc_cache  # tests/ is on sys.path
 import pytest
 
 ENV = "CUARRAY_TEST_BUILD_CACHE"
 # What g++ can read from a directory: C and C++ sources and headers (not the __pycache__ the test
 # processes write meanwhile, which would make two processes' keys differ)
-SOURCES = {".h", ".hh", ".hpp", ".cuh", ".cu", ".c", ".cc", ".cpp", ".inc", ".def"}
+SOURCES = frozenset({".h", ".hh", ".hpp", ".cuh", ".cu", ".c", ".cc", ".cpp", ".inc", ".def"})
 
 
-@functools.cache
 def dir_digest(path: str) -> str:
-    """A digest of the C and C++ files under `path`: relative names and contents, in a fixed order."""
-    h = hashlib.sha256()
-    for root, dirs, files in os.walk(path):
-        dirs[:] = sorted(d for d in dirs if d != "__pycache__")
-        for name in sorted(files):
-            if os.path.splitext(name)[1] in SOURCES:
-                full = os.path.join(root, name)
-                h.update(os.path.relpath(full, path).encode() + b"\0")
-                with open(full, "rb") as f:
-                    h.update(hashlib.sha256(f.read()).digest())
-    return h.hexdigest()
+    """nvrtc_cache's digest of `path`, over the C and C++ files only."""
+    return nvrtc_cache.dir_digest(path, SOURCES)
 
 
 @functools.cache

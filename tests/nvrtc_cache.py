@@ -24,12 +24,15 @@ ENV = "CUARRAY_TEST_NVRTC_CACHE"
 
 
 @functools.cache
-def dir_digest(path: str) -> str:
-    """A digest of the files under `path`: relative names and contents, in a fixed order."""
+def dir_digest(path: str, suffixes: frozenset | None = None) -> str:
+    """A digest of the files under `path` (only those ending in one of `suffixes`, outside
+    __pycache__, where given): relative names and contents, in a fixed order."""
     h = hashlib.sha256()
     for root, dirs, files in os.walk(path):
-        dirs.sort()
+        dirs[:] = sorted(d for d in dirs if suffixes is None or d != "__pycache__")
         for name in sorted(files):
+            if suffixes is not None and os.path.splitext(name)[1] not in suffixes:
+                continue
             full = os.path.join(root, name)
             h.update(os.path.relpath(full, path).encode() + b"\0")
             with open(full, "rb") as f:

@@ -29,7 +29,7 @@ def test_a_cached_build_is_reused_and_a_changed_header_is_not_stale(tmp_path, in
     assert glob.glob(str(cache / "*.so")) == [built] and os.stat(built).st_mtime_ns == stamp
     # a header the source includes changes: another key, a new build (the cache keeps what g++ read)
     (include_dir / "value.h").write_text("#define VALUE 8\n")
-    host_build.dir_digest.cache_clear()
+    host_build.nvrtc_cache.dir_digest.cache_clear()
     assert host_build.library_of(SOURCE, args).value() == 8
     assert len(glob.glob(str(cache / "*.so"))) == 2
     assert not glob.glob(str(cache / "*.part*"))
