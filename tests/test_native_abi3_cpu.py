@@ -24,7 +24,8 @@ import pytest
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 NATIVE = {
     "_launchcore": ["cuarray/cuda/_native/launch.c"],
-    "_poolcore": ["cuarray/cuda/_native/" + f for f in ("bins.c", "dev.c", "block.c", "async.c")],
+    "_poolcore": ["cuarray/cuda/_native/" + f for f in ("bins.c", "dev.c", "block.c", "async.c", "pool_malloc.c",
+                                                        "current_stream.c")],
     "_nodecore": ["cuarray/_core/_native/" + f for f in (
         "nodes.c", "lazyops.c", "lazycalls.c", "live.c", "ufunccall.c", "steady.c", "threadlocal.c",
         "records.c", "elementwise_run.c", "lazy_block.c")],

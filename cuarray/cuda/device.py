@@ -33,12 +33,15 @@ __all__ = ["Device", "get_device_id", "get_device_count", "synchronize", "enable
            "get_cusolver_handle", "get_cusparse_handle"]
 
 class _ThreadState(threading.local):
-    # Class-level defaults: a missing thread-local attribute would cost a caught exception
-    # (~400 ns) on every read, and these are read on every allocation and launch.
-    device_id = 0
-    made_current = None  # device id -> the _Context made current in this thread at its first use
-    core_made = None  # device id -> cuda.core Device whose set_current() ran in this thread
-    active_context = None  # the device whose context cuarray last made current in this thread
+    def __init__(self):
+        # Run in each thread at its first use: every name is in the thread's own dict from the
+        # start, where the C readers look first (cuda/_native/tls_dict.h; a class default there is
+        # a full attribute look-up), and a missing name would cost a caught exception on every
+        # read. These are read on every allocation and launch.
+        self.device_id = 0
+        self.made_current = None  # device id -> the _Context made current in this thread at its first use
+        self.core_made = None  # device id -> cuda.core Device whose set_current() ran in this thread
+        self.active_context = None  # the device whose context cuarray last made current in this thread
 
 
 _tls = _ThreadState()

@@ -30,8 +30,10 @@ __all__ = ["Stream", "ExternalStream", "Event", "get_current_stream", "get_elaps
            "core_stream", "stream_handle", "get_current_stream_ptr", "get_default_stream_ptr"]
 
 class _ThreadState(threading.local):
-    streams = None  # device id -> current Stream, once this thread changed one (see device.py)
-    ptds_key = None  # the memory pool's key for this thread's per-thread default stream
+    def __init__(self):
+        # (each thread's own dict holds both from its first use: see device._ThreadState)
+        self.streams = None  # device id -> current Stream, once this thread changed one (see device.py)
+        self.ptds_key = None  # the memory pool's key for this thread's per-thread default stream
 
 
 _ptds_serial = itertools.count(1)
@@ -276,7 +278,7 @@ def get_current_stream(device_id: int | None = None) -> Stream:
     return streams.get(device_id, _default)
 
 
-def current_core_stream():
+def _current_core_stream():
     """HOT PATH: the cuda.core Stream of the calling thread's current stream (what `launch.enqueue`
     takes), with the current device's context current in this thread. Every launch passes here
     (the prepared fast paths call it once per launch), so this is where a thread's first launch,
@@ -289,6 +291,24 @@ def current_core_stream():
     streams = _tls.streams
     s = _default if streams is None else streams.get(dev, _default)
     return s._cs
+
+
+def _load_current_core_stream():
+    """`current_core_stream`: `_poolcore.current_core_stream` (its common case in C,
+    cuda/_native/current_stream.c, which the pool's allocation reads too; the Python function above
+    for the rest) where the C core is built, else the Python function (CUARRAY_PURE_PYTHON_STREAM=1
+    forces it)."""
+    try:
+        from . import _poolcore
+    except ImportError:
+        return _current_core_stream
+    _poolcore.configure_current_stream(_device._tls, _tls, _default, Stream, _current_core_stream)
+    if os.environ.get("CUARRAY_PURE_PYTHON_STREAM", "") not in ("", "0"):
+        return _current_core_stream
+    return _poolcore.current_core_stream
+
+
+current_core_stream = _load_current_core_stream()
 
 
 def core_stream(stream: Stream):

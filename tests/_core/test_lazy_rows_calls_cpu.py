@@ -84,7 +84,7 @@ _SCRIPT = SCRIPT_PRELUDE + COUNTING_PRELUDE + textwrap.dedent('''
 _BUDGET = {
     "seed-grad": (120, 2, ["gemm", "gemm"]),
     "fuse-epilogue": (56, 0, ["gemm_epilogue"]),
-    "seed-logreg": (345, 4, None),  # (its two GEMVs reach the observer as several library calls)
+    "seed-logreg": (305, 4, None),  # (its two GEMVs reach the observer as several library calls)
 }
 # Without it (CUARRAY_PURE_PYTHON_NODES=1, or no C compiler): the Python fast paths (260, 120, 817).
 _PYTHON_CALLS = {"seed-grad": 265, "fuse-epilogue": 124, "seed-logreg": 830}
@@ -102,8 +102,10 @@ def test_lazy_rows_stay_within_their_python_call_budget():
         assert c <= calls, "{}: {} Python calls an evaluation, budget {}".format(name, c, calls)
     # With graph replay on (its capture faked: the fake device has no graphs), a step whose w and
     # b are the last step's outputs is one graph replay: no kernel launch, no cuBLAS call, and the
-    # Python calls of building the body plus the replay's checks (lazy 318, replayed 38: the C
-    # elementwise run and block left ~70 and 9 calls fewer; with the pure-Python nodes 816 and 513).
+    # Python calls of building the body plus the replay's checks (lazy 283, replayed 38: the C
+    # elementwise run and block left ~70 and 9 calls fewer, the pool's malloc and the current stream
+    # in C 35 more of the lazy step's; with the pure-Python nodes 816 and 513).
     lazy, replayed = got["seed-logreg"], got["seed-logreg-replay"]
     assert replayed[1:] == [1, []], got
-    assert replayed[0] <= (520 if python else 90) and replayed[0] < lazy[0] - 250, got
+    assert replayed[0] <= (520 if python else 90), got
+    assert replayed[0] < lazy[0] - 250 if python else replayed[0] * 5 <= lazy[0], got  # (most of the step's calls)

@@ -28,6 +28,10 @@ static PyObject *memory_module, *c_layout, *core_stream, *launch_module;
    attribute's look-up by name costs ~4x more (callgrind: ~240 instructions a write) */
 enum { A_SHAPE, A_STRIDES, A_DTYPE, A_DATA, A_BASE, A_SIZE, A_C, A_F, A_WRITEABLE, A_N };
 static PyObject *array_field[A_N];
+/* memory.MemoryPointer and its `ptr` member (an array's address: `a.data.ptr`) */
+static PyTypeObject *pointer_class;
+static PyObject *pointer_ptr;
+static descrgetfunc pointer_ptr_get;
 static descrgetfunc field_get[A_N];
 static descrsetfunc field_set[A_N];
 
@@ -80,6 +84,23 @@ static PyObject *configure_elementwise_run(PyObject *mod, PyObject *args) {
             return NULL;
         }
     }
+    /* (MemoryPointer's `ptr`, a slot: read through its descriptor, a look-up by name ~400 instructions) */
+    PyObject *mp = PyObject_GetAttrString(mm, "MemoryPointer"), *pm = mp ? PyObject_GetAttr(mp, n_ptr) : NULL;
+    if (!pm || !PyType_Check(mp) || !PyType_GetSlot(Py_TYPE(pm), Py_tp_descr_get)) {
+        for (int j = 0; j < A_N; j++)
+            Py_DECREF(got[j]);
+        Py_XDECREF(mp);
+        Py_XDECREF(pm);
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_TypeError, "configure_elementwise_run: MemoryPointer's ptr is not a slot");
+        return NULL;
+    }
+    PyObject **const pslots[2] = {(PyObject **)&pointer_class, &pointer_ptr};
+    PyObject *const pvalues[2] = {mp, pm};
+    replace_refs(pslots, pvalues, 2);
+    pointer_ptr_get = (descrgetfunc)PyType_GetSlot(Py_TYPE(pm), Py_tp_descr_get);
+    Py_DECREF(mp);
+    Py_DECREF(pm);
     replace_refs(slots, values, 6);
     array_alloc = (allocfunc)PyType_GetSlot(array_class, Py_tp_alloc);
     for (int i = 0; i < A_N; i++) {
@@ -147,7 +168,8 @@ done:
 /* `o.data.ptr` as an address (1), or 0 where it is not one (no error left set), -1 on an error */
 static int address(PyObject *o, PyObject **ptr, unsigned long long *p) {
     PyObject *d = ARRAY_GET(o, A_DATA);
-    *ptr = d ? PyObject_GetAttr(d, n_ptr) : NULL;
+    *ptr = !d ? NULL : Py_TYPE(d) == pointer_class ? pointer_ptr_get(pointer_ptr, d, (PyObject *)pointer_class)
+                                                   : PyObject_GetAttr(d, n_ptr);
     Py_XDECREF(d);
     if (!*ptr)
         return -1;

@@ -1,6 +1,7 @@
 /* _poolcore: the hot path of cuarray's MemoryPool in C (memory.py keeps the policy). Built by
-   setup.py from bins.c (the free blocks of one bins), dev.c (a device's shared state and the hold)
-   and block.c (the allocation fast path, the block that frees itself, the module).
+   setup.py from bins.c (the free blocks of one bins), dev.c (a device's shared state and the hold),
+   block.c (the allocation fast path, the block that frees itself, the module), pool_malloc.c
+   (MemoryPool.malloc's prologue) and current_stream.c (the thread's device and current stream).
 
    memory.py's pure-Python `_Bins` is the reference: these files make exactly the same choices (same
    addresses for the same sequence; tests/cuda/test_memory_native.py replays both). `Dev` is one
@@ -69,7 +70,19 @@ int pc_take_core(BinsObject *s, u64 rsize, u64 *out);
 int pc_give_block(BinsObject *s, u64 ptr, u64 size);
 /* block.c */
 PyObject *pc_Bins_alloc(BinsObject *s, PyObject *const *args, Py_ssize_t nargs);
+PyObject *pc_bins_alloc(BinsObject *s, u64 rsize, long long dev); /* (Bins.alloc, its arguments in C) */
 PyObject *pc_wrap_pointer(PyObject *mem, u64 ptr, long long dev);
+/* current_stream.c: the thread's device (`device._tls.device_id`, a new reference, NULL with an
+   error set), its current Stream on `dev` (a new reference; NULL, with an error set or, where the
+   Python code decides, without one), a Stream's handle (`ptr`, a new reference), and the module's
+   functions `configure_current_stream`, `current_core_stream` (0, or -1 with an error set) */
+PyObject *pc_thread_device(void);
+PyObject *pc_thread_stream(PyObject *dev);
+PyObject *pc_stream_ptr(PyObject *s);
+int pc_current_stream_init(PyObject *m);
+/* pool_malloc.c: MemoryPool.malloc's prologue */
+PyObject *pc_configure_malloc(PyObject *m, PyObject *limit);
+PyObject *pc_malloc_function(PyObject *m, PyObject *args);
 /* async.c: MallocAsyncMemoryPool's allocation and free */
 extern PyObject *pc_AsyncBlockType;
 extern PyType_Spec pc_AsyncBlock_spec;
