@@ -655,10 +655,11 @@ def _fast_form(allocator):
             made = (allocator, pool._native.malloc_function(pool._tables, allocator))
             _fast_made[:] = made
         return made[1]
+    _fast_made[:] = [None, None]  # (the last pool is not kept alive here once another allocator serves)
     return allocator
 
 
-_fast_made = [None, None]  # the last allocator `_fast_form` made a C form of, and that form
+_fast_made = [None, None]  # the allocator `_allocator`'s C form was made for, and that form
 
 
 _allocator = _fast_form(_chosen)

@@ -145,3 +145,24 @@ def test_alloc_calls_the_c_form_only_without_hooks(monkeypatch):
     monkeypatch.setattr(memory, "_hooks", object())
     m = pool.malloc
     assert memory._fast_form(m) is m
+
+
+def test_a_pool_set_aside_is_not_kept_alive():
+    """`set_allocator(pool.malloc)`, then another allocator: nothing of memory.py holds the first
+    pool any more (its C form went with it), so its segments can go back to the driver."""
+    import gc
+    import weakref
+
+    pool = _pool()
+    prev = memory.get_allocator()
+    memory.set_allocator(pool.malloc)
+    try:
+        assert type(memory._allocator).__name__ == "builtin_function_or_method"
+        memory.alloc(KiB)
+        memory.set_allocator(memory.malloc)  # (no pool: plain cuMemAlloc, not called here)
+        gone = weakref.ref(pool)
+        del pool
+        gc.collect()
+        assert gone() is None
+    finally:
+        memory.set_allocator(prev)

@@ -66,7 +66,9 @@ static PyObject *pool_malloc(PyObject *self, PyObject *size)
     long long d = PyLong_AsLongLong(dev);
     if (d == -1 && PyErr_Occurred())
         goto done;
+    Py_INCREF(bins); /* (held: a slow path runs Python code that may drop the table's reference) */
     out = pc_bins_alloc((BinsObject *)bins, rsize, d);
+    Py_DECREF(bins);
     goto done;
 method:
     if (PyErr_Occurred())
