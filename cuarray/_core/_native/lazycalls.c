@@ -25,7 +25,7 @@ static PyObject *product_key(PyObject *x, PyObject *tid, PyObject **node) {
         return k;
     }
     if (t == ndarray_type) {
-        PyObject *d = PyObject_GetAttr(x, s__dtype), *sh = d ? PyObject_GetAttr(x, s__shape) : NULL;
+        PyObject *d = array_attr(x, 0), *sh = d ? array_attr(x, 1) : NULL;
         PyObject *k = sh ? PyTuple_Pack(2, d, sh) : NULL;
         Py_XDECREF(d);
         Py_XDECREF(sh);
