@@ -107,6 +107,11 @@ def test_the_method_answers_where_it_decides(monkeypatch):
     _streams(monkeypatch, Table())
     fast(KiB)
     assert method.sizes == [KiB] * 3
+    _streams(monkeypatch, {0: stream_mod.ExternalStream(A)})
+    monkeypatch.setattr(stream_mod._tls.streams[0], "ptr", -1)  # (a handle that is no u64: the method's)
+    assert fast(KiB).ptr and fast(KiB).ptr  # (the second finds the bins the first made: no error left set)
+    assert method.sizes == [KiB] * 5
+    del method.sizes[-2:]
     _streams(monkeypatch, None)
     monkeypatch.setattr(device_mod._tls, "device_id", 1)  # (a device not seen yet)
     q = fast(KiB)

@@ -52,8 +52,12 @@ static PyObject *pool_malloc(PyObject *self, PyObject *size)
             goto done;
         goto method;
     }
-    /* (the per-thread default stream's handle, 2, keys each thread's blocks apart: the method) */
-    if (!PyLong_CheckExact(key) || !PyLong_CheckExact(dev) || PyLong_AsUnsignedLongLong(key) == 2)
+    /* (the per-thread default stream's handle, 2, keys each thread's blocks apart: the method; a
+       handle that is not a u64 too, its error cleared there) */
+    if (!PyLong_CheckExact(key) || !PyLong_CheckExact(dev))
+        goto method;
+    u64 handle = PyLong_AsUnsignedLongLong(key);
+    if (handle == 2 || (handle == (u64)-1 && PyErr_Occurred()))
         goto method;
     u64 rsize = ((u64)n + 511) & ~(u64)511;
     PyObject *both = PyDict_GetItemWithError(tables, dev), *table, *bins; /* (borrowed) */
