@@ -165,6 +165,13 @@ done:
 /* `a.<field>` of an ndarray (a new reference) */
 #define ARRAY_GET(a, i) field_get[i](array_field[i], (a), (PyObject *)array_class)
 
+PyObject *array_attr(PyObject *a, int shape) {
+    int i = shape ? A_SHAPE : A_DTYPE;
+    if (array_class && Py_TYPE(a) == array_class)
+        return ARRAY_GET(a, i);
+    return PyObject_GetAttr(a, shape ? n__shape : n__dtype);
+}
+
 /* `o.data.ptr` as an address (1), or 0 where it is not one (no error left set), -1 on an error */
 static int address(PyObject *o, PyObject **ptr, unsigned long long *p) {
     PyObject *d = ARRAY_GET(o, A_DATA);

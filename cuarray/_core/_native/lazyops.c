@@ -25,11 +25,6 @@ static PyObject *broadcast_shapes, *method_type, *max_chain, *py_array;
 static PyObject *s__node, *s_compute, *s_by_value, *s_array, *s_inside;
 PyObject *s__dtype, *s__shape, *s_dot, *s_out, *s_call, *s__leaf, *s_reduce, *s_tracer;
 
-/* ndarray's `_dtype` and `_shape` member descriptors (configure_lazy) and their getters: an
-   attribute's look-up by name costs ~4x more (~9 a cached 10-node evaluation, callgrind) */
-static PyObject *array_descr[2];
-static descrgetfunc array_get[2];
-
 static unsigned long memo_gen = 1; /* bumped by `memos_cleared()` (fast_paths.clear_memos) */
 
 /* configure_lazy(LazyArray, ndarray, broadcast_shapes, MethodType, MAX_CHAIN, Trace.array) */
@@ -45,35 +40,11 @@ static PyObject *configure_lazy(PyObject *mod, PyObject *args) {
     PyObject **const slots[6] = {(PyObject **)&lazy_type, (PyObject **)&ndarray_type, &broadcast_shapes, &method_type,
                                  &max_chain, &py_array};
     PyObject *const values[6] = {lz, nd, bc, mt, mc, pa};
-    /* ndarray's `_dtype` and `_shape` (its __slots__): read through their descriptors (array_attr) */
-    PyObject *d = PyObject_GetAttr(nd, s__dtype), *sh = d ? PyObject_GetAttr(nd, s__shape) : NULL;
-    descrgetfunc dget = d ? (descrgetfunc)PyType_GetSlot(Py_TYPE(d), Py_tp_descr_get) : NULL;
-    descrgetfunc sget = sh ? (descrgetfunc)PyType_GetSlot(Py_TYPE(sh), Py_tp_descr_get) : NULL;
-    if (!dget || !sget) {
-        Py_XDECREF(d);
-        Py_XDECREF(sh);
-        if (!PyErr_Occurred())
-            PyErr_SetString(PyExc_TypeError, "configure_lazy: ndarray's _dtype and _shape are not slots");
-        return NULL;
-    }
     replace_refs(slots, values, 6);
-    PyObject **const fslots[2] = {&array_descr[0], &array_descr[1]};
-    PyObject *const fvalues[2] = {d, sh};
-    replace_refs(fslots, fvalues, 2);
-    Py_DECREF(d);
-    Py_DECREF(sh);
-    array_get[0] = dget;
-    array_get[1] = sget;
     lazy_alloc = (allocfunc)PyType_GetSlot(lazy_type, Py_tp_alloc);
     if (freelist_set(&freed_lazy, lazy_type) < 0)
         return NULL;
     Py_RETURN_NONE;
-}
-
-PyObject *array_attr(PyObject *a, int shape) {
-    if (Py_TYPE(a) == ndarray_type && array_get[shape])
-        return array_get[shape](array_descr[shape], a, (PyObject *)ndarray_type);
-    return PyObject_GetAttr(a, shape ? s__shape : s__dtype);
 }
 
 /* A LazyArray's node (new reference): its C field where LazyArray has the C base (`LazyFields`)

@@ -32,7 +32,8 @@ typedef struct {
 extern PyTypeObject *lazy_type, *ndarray_type, *op_type;
 extern PyObject *s__dtype, *s__shape, *s_dot, *s_out, *s_call, *s__leaf, *s_reduce, *s_tracer;
 PyObject *node_of(PyObject *o);
-/* `a._shape` (shape 1) or `a._dtype` (0), a new reference: an ndarray's through its slot's descriptor */
+/* `a._shape` (shape 1) or `a._dtype` (0), a new reference: an ndarray's through its slot's descriptor
+   (elementwise_run.c's table of ndarray's fields, once configured; by name before, and for anything else) */
 PyObject *array_attr(PyObject *a, int shape);
 int str_is(PyObject *o, PyObject *s);
 int plain_node(PyObject *o);
