@@ -28,7 +28,7 @@ NATIVE = {
                                                         "current_stream.c")],
     "_nodecore": ["cuarray/_core/_native/" + f for f in (
         "nodes.c", "lazyops.c", "lazycalls.c", "live.c", "ufunccall.c", "steady.c", "threadlocal.c",
-        "records.c", "elementwise_run.c", "lazy_block.c")],
+        "records.c", "elementwise_run.c", "lazy_block.c", "leaf_class.c")],
 }
 HEADER = "cuarray/cuda/_native/limited_api.h"
 

@@ -149,10 +149,10 @@ def test_implementation_and_the_pure_python_fallback():
     script = ("from cuarray._core.fusion import graph, trace\n"
               "assert graph.implementation() == 'python' and graph.native is None\n"
               "assert trace.record_ufunc is trace.Trace.ufunc and trace.record_ufunc_scalar is trace.Trace.ufunc_scalar\n"
-              "assert graph.Node.__mro__[1] is graph._NodeFields\n"
+              "assert graph.Node.__mro__[1:3] == (graph._NodeMethods, graph._NodeFields)\n"
               "from cuarray._core.fusion import lazy_array\n"
               "assert trace.Trace.__mro__[1] is trace._TraceFields\n"
-              "assert lazy_array.LazyArray.__mro__[1] is lazy_array._LazyFields\n"
+              "assert lazy_array.LazyArray.__mro__[1:3] == (lazy_array._LazyMethods, lazy_array._LazyFields)\n"
               "from cuarray._core.fusion import lazy_mode\n"
               "assert lazy_mode._State.__mro__[1] is lazy_mode._StateFields\n"
               "print('ok')\n")
@@ -192,7 +192,7 @@ def test_trace_and_lazy_array_fields_behave_as_slots():
     from cuarray._core.fusion.lazy_array import LazyArray
 
     if g.native is not None:
-        assert T.Trace.__mro__[1] is g.native.TraceFields and LazyArray.__mro__[1] is g.native.LazyFields
+        assert T.Trace.__mro__[1] is g.native.TraceFields and LazyArray.__mro__[2] is g.native.LazyFields
         assert lazy_mode._State.__mro__[1] is g.native.StateFields
     st = lazy_mode._State()  # (a thread's lazy state: the fields the operators read, set at once)
     assert (st.live, st.trace, st.internal, st.depth, st.host) == (None, None, None, 0, False)
@@ -218,6 +218,55 @@ def test_trace_and_lazy_array_fields_behave_as_slots():
     del x, tr
     gc.collect()
     assert ref() is None
+
+
+@native
+def test_node_and_lazy_array_are_classes_made_over_their_fields():
+    """`Node` and `LazyArray` made in C (`leaf_class.c`: freed by the fields' own dealloc): their
+    methods' class, then the fields', in the MRO; the methods' `__init__`, `__repr__`, properties
+    and docstring; weak references and their callbacks; cycles collected; instances reused; a
+    subclass made by a `class` statement works; a kind it does not know is refused."""
+    from cuarray._core.fusion.lazy_array import LazyArray, _LazyMethods
+
+    assert g.Node.__mro__ == (g.Node, g._NodeMethods, g.native.NodeFields, object)
+    assert LazyArray.__mro__ == (LazyArray, _LazyMethods, g.native.LazyFields, object)
+    assert g.Node.__module__ == g.__name__ and g.Node.__name__ == "Node" and LazyArray.__name__ == "LazyArray"
+    assert g.Node.__doc__ == g._NodeMethods.__doc__ and "computed when needed" in LazyArray.__doc__
+    n = g.Node("ufunc", (), (2, 3), F4, ATTR)
+    assert (n.kind, n.shape, n.cost, n.pos, n.ndim, n.size) == ("ufunc", (2, 3), 1, -1, 2, 6)
+    assert repr(g.Node("array", (), (4,), F4)) == "<Node array float32 (4,)>"
+    assert LazyArray(n).shape == (2, 3) and LazyArray(n).size == 6
+    for cls, make in ((g.Node, lambda: g.Node("array", (), (4,), F4, value=_Value())),
+                      (LazyArray, lambda: LazyArray(g.Node("array", (), (4,), F4, value=_Value())))):
+        x, called = make(), []
+        r = weakref.ref(x, lambda ref: called.append(ref))
+        assert r() is x and weakref.getweakrefcount(x) == 1
+        del x
+        assert called == [r] and r() is None  # (cleared and called on the dealloc)
+        x = make()
+        if cls is g.Node:  # (a cycle through a field)
+            x.value = x
+        else:
+            x._node = x
+        r = weakref.ref(x)
+        del x
+        gc.collect()
+        assert r() is None
+
+        class Sub(cls):  # (the generic dealloc again, over the class's)
+            __slots__ = ()
+
+            def extra(self):
+                return 7
+
+        s = Sub(g.Node("array", (), (4,), F4, value=_Value())) if cls is LazyArray else Sub("array", (), (4,), F4)
+        r = weakref.ref(s)
+        assert s.extra() == 7 and isinstance(s, cls) and r() is s
+        del s
+        assert r() is None
+    for bad in (("other", g._NodeMethods), ("node", 3)):
+        with pytest.raises((ValueError, TypeError)):
+            g.native.leaf_class(*bad)
 
 
 class _Array(_Value):

@@ -145,7 +145,7 @@ static inline void gc_dealloc(PyObject *self, inquiry clear) { gc_dealloc_kept(s
     static void prefix##_dealloc(PyObject *self) { gc_dealloc_kept(self, prefix##_clear, (KEPT)); }
 
 /* nodes.c: the Node class (`configure`), its allocator, interned names and constants */
-extern PyTypeObject *node_type, *tracefields_type, *lazyfields_type, *statefields_type;
+extern PyTypeObject *node_type, *nodefields_type, *tracefields_type, *lazyfields_type, *statefields_type;
 extern allocfunc node_alloc;
 /* A new Node (`node_type`), its fields NULL: a freed one kept (`nodes`), else node_alloc's. */
 extern FreeList freed_nodes;
@@ -215,6 +215,9 @@ static inline PyObject *module_attr(PyObject *mod, PyObject *name) {
 
 /* lazy_block.c: `LazyBlock` (`with cuarray.lazy():`'s entry and exit) and its configure function, likewise */
 int nc_lazy_block_init(PyObject *module);
+
+/* leaf_class.c: `leaf_class(kind, methods)` (the Node and LazyArray classes over their fields), likewise */
+int nc_leaf_class_init(PyObject *module);
 
 /* ufunccall.c: `UfuncCall` (the ufunc call's dispatch point) and its configure function, likewise */
 int nc_ufunccall_init(PyObject *module);

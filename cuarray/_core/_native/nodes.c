@@ -171,10 +171,29 @@ int freelist_set(FreeList *fl, PyTypeObject *type) {
 
 /* What `configure` hands over: the Node class made here, the trace's entry tables, the Python
    methods for the cases not handled here. */
-PyTypeObject *node_type;
+PyTypeObject *node_type, *nodefields_type;
 allocfunc node_alloc;
 static PyObject *scalar_entries, *scalar_dtypes, *py_ufunc_scalar, *py_ufunc;
 PyObject *s_ufunc, *s_scalar, *s_a, *s_ops, *s_leaves, *s_values, *s_id, *empty, *zero, *one;
+
+/* The tables' rows of float and int (the Python scalars of nearly every operation), read once at
+   `configure` (strong references): each dict look-up took ~80 instructions, two an operation. */
+static PyObject *row_type[2], *row_dtype[2], *row_entry[2];
+
+/* The scalar type `t`'s dtype and entry (borrowed; 0), or 0 with both NULL where the tables lack
+   it, or -1 with an error set. */
+static int scalar_row(PyObject *t, PyObject **sdt, PyObject **entry) {
+    for (int i = 0; i < 2; i++)
+        if (t == row_type[i] && row_dtype[i]) {
+            *sdt = row_dtype[i], *entry = row_entry[i];
+            return 0;
+        }
+    *sdt = PyDict_GetItemWithError(scalar_dtypes, t);
+    *entry = *sdt ? PyDict_GetItemWithError(scalar_entries, t) : NULL;
+    if (!*entry)
+        *sdt = NULL;
+    return PyErr_Occurred() ? -1 : 0;
+}
 
 static PyObject *configure(PyObject *mod, PyObject *args) {
     PyObject *node, *entries, *dtypes, *f_scalar, *f_ufunc;
@@ -190,6 +209,21 @@ static PyObject *configure(PyObject *mod, PyObject *args) {
     node_alloc = (allocfunc)PyType_GetSlot(node_type, Py_tp_alloc);
     if (freelist_set(&freed_nodes, node_type) < 0)
         return NULL;
+    for (int i = 0; i < 2; i++) {
+        PyObject *t = i ? (PyObject *)&PyLong_Type : (PyObject *)&PyFloat_Type, *sdt, *entry;
+        PyObject *old[3] = {row_type[i], row_dtype[i], row_entry[i]};
+        row_type[i] = row_dtype[i] = row_entry[i] = NULL;
+        for (int j = 0; j < 3; j++)
+            Py_XDECREF(old[j]);
+        if (scalar_row(t, &sdt, &entry) < 0)
+            return NULL;
+        if (entry) {
+            Py_INCREF(t);
+            Py_INCREF(sdt);
+            Py_INCREF(entry);
+            row_type[i] = t, row_dtype[i] = sdt, row_entry[i] = entry;
+        }
+    }
     Py_RETURN_NONE;
 }
 
@@ -433,8 +467,9 @@ static NodeFields *scalar_leaf(PyObject *ops, PyObject *leaves, PyObject *values
 
 PyObject *nc_scalar(PyObject *trace, PyObject *v, PyObject *t) {
     PyObject *tid = trace_get(trace, TF_ID), *ops = NULL, *leaves = NULL, *values = NULL, *out = NULL;
-    PyObject *sdt = tid ? PyDict_GetItemWithError(scalar_dtypes, t) : NULL;
-    PyObject *entry = sdt ? PyDict_GetItemWithError(scalar_entries, t) : NULL;
+    PyObject *sdt = NULL, *entry = NULL;
+    if (tid)
+        scalar_row(t, &sdt, &entry);
     if (!entry) {
         if (tid && !PyErr_Occurred())
             PyErr_SetString(PyExc_TypeError, "scalar(trace, v, t): t has no scalar entry");
@@ -472,8 +507,9 @@ PyObject *nc_ufunc_scalar(PyObject *mod, PyObject *const *a, Py_ssize_t na) {
     int here = recorded_here(a[3], tid), earlier = here == 0 && computed_leaf(a[3]);
     if (earlier && IS_A(trace, tracefields_type, trace_class))
         here = 1; /* (x computed in an earlier stretch: an input, recorded below) */
-    PyObject *sdt = here > 0 ? PyDict_GetItemWithError(scalar_dtypes, t) : NULL;
-    PyObject *entry = sdt ? PyDict_GetItemWithError(scalar_entries, t) : NULL;
+    PyObject *sdt = NULL, *entry = NULL;
+    if (here > 0)
+        scalar_row(t, &sdt, &entry);
     if (!entry) {
         Py_DECREF(tid);
         if (here < 0 || PyErr_Occurred())
@@ -577,6 +613,7 @@ PyMODINIT_FUNC PyInit__nodecore(void) {
         Py_DECREF(m);
         return NULL;
     }
+    nodefields_type = (PyTypeObject *)fields; /* (kept: the module holds it) */
     PyObject *tf = PyType_FromSpec(&trace_spec);
     if (!tf || PyModule_AddObjectRef(m, "TraceFields", tf) < 0 || nc_live_init(m) < 0) {
         Py_XDECREF(tf);
@@ -600,7 +637,7 @@ PyMODINIT_FUNC PyInit__nodecore(void) {
         !zero || !one ||
         nc_lazyops_init(m) < 0 || nc_ufunccall_init(m) < 0 || nc_steady_init(m) < 0 || nc_threadlocal_init(m) < 0 ||
         nc_records_init(m) < 0 || nc_elementwise_run_init(m) < 0 ||
-        nc_lazy_block_init(m) < 0) {
+        nc_lazy_block_init(m) < 0 || nc_leaf_class_init(m) < 0) {
         Py_DECREF(m);
         return NULL;
     }

@@ -47,13 +47,13 @@ def implementation() -> str:
     return "python" if native is None else "native"
 
 
-class Node(_NodeFields if native is None else native.NodeFields):
+class _NodeMethods:
     """One operation. `args`: input nodes; `attr`: what the kind needs (see the builders);
     `value`: the computed device array once evaluated (an 'array' node holds it from the
     start; a NumPy array for a leaf of `lazy(evaluate="numpy")`). `weak`: for a Python scalar,
     its type (NEP 50: the scalar takes the array's dtype)."""
 
-    __slots__ = ("__weakref__",)  # (the fields are the base's: C members by offset, or Python slots)
+    __slots__ = ()  # (`Node`'s methods: its fields are the base's, C members by offset or Python slots)
 
     def __init__(self, kind, args, shape, dtype, attr=None, value=None, weak=None):
         self.kind = kind
@@ -107,6 +107,16 @@ class Node(_NodeFields if native is None else native.NodeFields):
 
     def __repr__(self) -> str:
         return "<Node {}>".format(self.label())
+
+
+if native is None:
+    class Node(_NodeMethods, _NodeFields):
+        __doc__ = _NodeMethods.__doc__
+        __slots__ = ("__weakref__",)
+else:
+    # Made in C over the fields (`_native/leaf_class.c`): a node is freed by the fields' own
+    # dealloc, not CPython's generic one (lazy mode frees one or two an operation).
+    Node = native.leaf_class("node", _NodeMethods)
 
 
 def array_node(a) -> Node:

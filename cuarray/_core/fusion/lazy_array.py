@@ -25,7 +25,7 @@ class _LazyFields:
     __slots__ = ("_node",)
 
 
-class LazyArray(_LazyFields if _native is None else _native.LazyFields):
+class _LazyMethods:
     """An array whose value is computed when needed. See `cuarray.lazy`; shape, dtype, ndim and
     size are known without computing anything.
 
@@ -39,7 +39,7 @@ class LazyArray(_LazyFields if _native is None else _native.LazyFields):
     LazyArray (2, 3) float64 2 6
     """
 
-    __slots__ = ("__weakref__",)  # (`_node` is the base's)
+    __slots__ = ()  # (`LazyArray`'s methods: `_node` is the base's)
     __array_priority__ = 200  # NumPy defers to our reflected operators
 
     def __init__(self, node):
@@ -56,3 +56,13 @@ class LazyArray(_LazyFields if _native is None else _native.LazyFields):
     @property
     def is_computed(self) -> bool:
         return self._node.value is not None
+
+
+if _native is None:
+    class LazyArray(_LazyMethods, _LazyFields):
+        __doc__ = _LazyMethods.__doc__
+        __slots__ = ("__weakref__",)
+else:
+    # Made in C over the field (`_native/leaf_class.c`): freed by the field's own dealloc, not
+    # CPython's generic one (lazy mode makes one an operation).
+    LazyArray = _native.leaf_class("lazy", _LazyMethods)
