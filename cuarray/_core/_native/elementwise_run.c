@@ -182,7 +182,7 @@ static int address(PyObject *o, PyObject **ptr, unsigned long long *p) {
         return -1;
     if (!PyLong_Check(*ptr))
         return 0;
-    *p = PyLong_AsUnsignedLongLong(*ptr);
+    *p = AS_U64(*ptr);
     if (*p == (unsigned long long)-1 && PyErr_Occurred()) {
         PyErr_Clear(); /* (not an address this fits: the Python path decides) */
         return 0;
@@ -255,7 +255,7 @@ static int launch_fast(PyObject **fld, PyObject *slots, PyObject *out, Py_ssize_
         }
         orp |= p;
     }
-    m = PyLong_AsUnsignedLongLong(fld[F_M_ALL]);
+    m = AS_U64(fld[F_M_ALL]);
     Py_ssize_t vec = PyLong_AsSsize_t(fld[F_VEC]);
     if ((m == (unsigned long long)-1 || vec == -1) && PyErr_Occurred()) {
         PyErr_Clear();

@@ -94,7 +94,7 @@ static int pack(PyObject *const *args, Py_ssize_t n, char *buf, Py_ssize_t *offs
             if (put(buf, &used, offs, i, &b, 1, 1))
                 return 1;
         } else if (PyLong_Check(a)) {
-            long long v = PyLong_AsLongLong(a); /* cuda.core: <intptr_t>(arg), so OverflowError past it */
+            long long v = AS_I64(a); /* cuda.core: <intptr_t>(arg), so OverflowError past it */
             if (v == -1 && PyErr_Occurred()) {
                 PyErr_Clear();
                 return 1;

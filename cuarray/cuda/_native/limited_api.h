@@ -31,4 +31,18 @@
 #define Py_RETURN_NOTIMPLEMENTED return Py_NewRef(Py_NotImplemented)
 #endif
 
+
+/* An int as a 64-bit value, as PyLong_AsLongLong / PyLong_AsUnsignedLongLong answer (the same
+   errors and error value): where `long` has 64 bits, the `long` forms, which read a multi-digit
+   int directly; 3.11's `long long` forms go through _PyLong_AsByteArray for one (~180
+   instructions an address, several an operation: callgrind, device stubbed). */
+#include <limits.h>
+#if LONG_MAX == LLONG_MAX
+#define AS_I64(o) ((long long)PyLong_AsLong(o))
+#define AS_U64(o) ((unsigned long long)PyLong_AsUnsignedLong(o))
+#else
+#define AS_I64(o) PyLong_AsLongLong(o)
+#define AS_U64(o) PyLong_AsUnsignedLongLong(o)
+#endif
+
 #endif

@@ -56,7 +56,7 @@ static PyObject *pool_malloc(PyObject *self, PyObject *size)
        handle that is not a u64 too, its error cleared there) */
     if (!PyLong_CheckExact(key) || !PyLong_CheckExact(dev))
         goto method;
-    u64 handle = PyLong_AsUnsignedLongLong(key);
+    u64 handle = AS_U64(key);
     if (handle == 2 || (handle == (u64)-1 && PyErr_Occurred()))
         goto method;
     u64 rsize = ((u64)n + 511) & ~(u64)511;
