@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import os
 
-__all__ = ["native", "record_base"]
+__all__ = ["native", "record_base", "leaf_class"]
 
 # What these sources use of `_nodecore` (a build made from older sources lacks some: main's before issue 57).
 _NEEDS = ("NodeFields", "TraceFields", "LazyFields", "StateFields", "Live", "memos_cleared", "configure_lazy",
           "configure_trace", "traced_call_operator", "reduce_operator", "UfuncCall", "bind_binary",
-          "record_class", "elementwise_run", "LazyBlock")
+          "record_class", "elementwise_run", "LazyBlock", "leaf_class")
 
 
 def _load():
@@ -37,3 +37,16 @@ def record_base(name: str, fields: tuple):
     if native is not None:
         return native.record_class(name, fields)
     return type(name, (), {"__slots__": fields, "_fields": fields})
+
+
+def leaf_class(kind: str, name: str, methods: type, fields: type) -> type:
+    """Lazy mode's `Node` (kind "node") or `LazyArray` ("lazy"): the class `methods` (its methods,
+    properties and docstring; `__slots__ = ()`) over its fields. Made in C where the node core is
+    built (`_native/leaf_class.c`, over `NodeFields` / `LazyFields`: an instance is freed by the
+    fields' own dealloc, not CPython's generic one, and lazy mode frees one or two an operation),
+    else `class name(methods, fields)` on the Python slots `fields`. Either way `methods` comes
+    first in the MRO and the instances take weak references."""
+    if native is not None:
+        return native.leaf_class(kind, methods)
+    return type(name, (methods, fields), {"__slots__": ("__weakref__",), "__doc__": methods.__doc__,
+                                          "__module__": methods.__module__})

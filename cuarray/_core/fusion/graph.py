@@ -20,6 +20,7 @@ import numpy
 from .. import dtypes as _dtypes
 from .. import reduction_ops as _rops
 from .. import shapes as _shapes
+from ..nodecore import leaf_class as _leaf_class
 from ..nodecore import native  # (the optional C node core, `_core/nodecore.py`)
 from ..ndarray import ndarray
 from ..dtypes import PY_SCALARS as _PY_SCALARS
@@ -109,14 +110,7 @@ class _NodeMethods:
         return "<Node {}>".format(self.label())
 
 
-if native is None:
-    class Node(_NodeMethods, _NodeFields):
-        __doc__ = _NodeMethods.__doc__
-        __slots__ = ("__weakref__",)
-else:
-    # Made in C over the fields (`_native/leaf_class.c`): a node is freed by the fields' own
-    # dealloc, not CPython's generic one (lazy mode frees one or two an operation).
-    Node = native.leaf_class("node", _NodeMethods)
+Node = _leaf_class("node", "Node", _NodeMethods, _NodeFields)  # (C over `NodeFields` where built)
 
 
 def array_node(a) -> Node:

@@ -8,7 +8,7 @@ each other; `lazy_mode` binds its computing methods and operators at import (as
 from __future__ import annotations
 
 from .. import shapes as _shapes
-from .graph import native as _native
+from ..nodecore import leaf_class as _leaf_class
 
 __all__ = ["LazyArray", "MAX_CHAIN"]
 
@@ -58,11 +58,5 @@ class _LazyMethods:
         return self._node.value is not None
 
 
-if _native is None:
-    class LazyArray(_LazyMethods, _LazyFields):
-        __doc__ = _LazyMethods.__doc__
-        __slots__ = ("__weakref__",)
-else:
-    # Made in C over the field (`_native/leaf_class.c`): freed by the field's own dealloc, not
-    # CPython's generic one (lazy mode makes one an operation).
-    LazyArray = _native.leaf_class("lazy", _LazyMethods)
+
+LazyArray = _leaf_class("lazy", "LazyArray", _LazyMethods, _LazyFields)  # (C over `LazyFields` where built)
