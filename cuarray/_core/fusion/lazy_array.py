@@ -58,5 +58,4 @@ class _LazyMethods:
         return self._node.value is not None
 
 
-
 LazyArray = _leaf_class("lazy", "LazyArray", _LazyMethods, _LazyFields)  # (C over `LazyFields` where built)
