@@ -240,9 +240,13 @@ class _FakeSlab:
 PROPERTIES = {"multiprocessor_count": SM_COUNT, "max_shared_memory_per_block": SHARED_PER_BLOCK}
 
 
+FAKE_REPLAY_COSTS = (1.0, 2)  # (GRAPH_LAUNCH, MIN_SAVED) on the fake device: see `install`
+
+
 def install():
     """Run this whole process on the fake device (before its first launch; not undone)."""
     from cuarray._core import reduction
+    from cuarray._core.fusion import replay
     from cuarray.cuda import _backend, _observe, device, launch, memory
 
     os.environ["CUARRAY_PURE_PYTHON_LAUNCH"] = "1"  # read when the first launch picks its path
@@ -262,6 +266,11 @@ def install():
     # The fused reductions' counter words: a slab that never fills (a real one is zeroed by a
     # memset, which the fake device cannot make), its words counted up from far below the pool.
     reduction._counter_slabs[0] = [_FakeSlab(), -(1 << 30)]
+    # No graph is captured here (no driver): graph replay keeps the launch-count model, a graph
+    # launch as dear as a kernel launch and 2 launches saved, so a body of one or two kernels runs
+    # its Program (the path the host-path tests and the stubbed perf scripts measure), as before
+    # the device's cheaper graph launch was measured (`fusion/replay.py`, GRAPH_LAUNCH).
+    replay.set_replay_costs(*FAKE_REPLAY_COSTS)
 
 
 def _host_only(offset=0):
@@ -312,6 +321,7 @@ def recording(forget=None):
     and exit, so no placeholder reaches a later GPU test and no real kernel reaches this one."""
     import cuarray
     from cuarray._core import device_errors, elementwise
+    from cuarray._core.fusion import replay
     from cuarray.cuda import device, kernel_family, launch, memory, stream
 
     if forget is None:
@@ -338,6 +348,9 @@ def recording(forget=None):
         # here, or the next test's synchronisation would read a fake address (tests/profiler did).
         monkeypatch.setattr(device_errors, "_buffers", {})
         monkeypatch.setattr(device_errors, "_pending", set())
+        # (no graph is captured here: graph replay's costs as `install` sets them)
+        monkeypatch.setattr(replay, "GRAPH_LAUNCH", FAKE_REPLAY_COSTS[0])
+        monkeypatch.setattr(replay, "MIN_SAVED", FAKE_REPLAY_COSTS[1])
         pool = memory.MemoryPool(backing=_host_only())
         prev = memory.get_allocator()
         memory.set_allocator(pool.malloc)

@@ -40,11 +40,12 @@ def _run_script(script, steady):
     ((K3 * 2, True, 5, 0, 0), True, "an output is an input"),
     ((K3 * 2, False, 5, 0, 1), True, "1 scalar argument(s) changed value"),
     ((K3 * 2, False, R.MIN_REPEATS - 1, 0, 0), True, "structure seen {} time(s)".format(R.MIN_REPEATS - 1)),
-    ((("elementwise",), False, 9, 0, 0), True, "would not pay: 1 launch(es)"),
-    ((("elementwise", "eager-ufunc"), False, 9, 0, 0), True, "would not pay: 2 launch(es)"),  # 2 - 1 = 1 < 2
-    ((("product",), False, 9, 1, 0), True, "would not pay: 3 launch(es)"),  # a cuBLAS call: 3 - (1 + 1) = 1
-    ((K3 * 2, False, 9, 4, 0), True, "would not pay: 6 launch(es)"),  # 6 - (1 + 4) = 1
-    ((K3 * 2, False, 9, 1, 0), False, "eligible, saves 4 launch(es); graph replay is off"),
+    # (a graph launch counts as GRAPH_LAUNCH = 0.5 of a kernel launch, a copy in as one; MIN_SAVED = 0.25)
+    ((("elementwise",), False, 9, 1, 0), True, "would not pay: 1 launch(es)"),  # 1 - (0.5 + 1) < 0.25
+    ((("elementwise", "eager-ufunc"), False, 9, 2, 0), True, "would not pay: 2 launch(es)"),  # 2 - 2.5
+    ((("product",), False, 9, 3, 0), True, "would not pay: 3 launch(es)"),  # a cuBLAS call: 3 - (0.5 + 3)
+    ((K3 * 2, False, 9, 6, 0), True, "would not pay: 6 launch(es)"),  # 6 - (0.5 + 6)
+    ((K3 * 2, False, 9, 1, 0), False, "eligible, saves 4.5 launch(es); graph replay is off"),
 ])
 def test_decide_says_why_not(args, enabled, want):
     ok, why = R.decide(*args, enabled=enabled)
@@ -53,12 +54,31 @@ def test_decide_says_why_not(args, enabled, want):
 
 def test_a_cublas_call_counts_as_three_launches():
     # cublasLtMatmul's host time is several kernel launches' (issue 57): a body of one GEMM, or of one
-    # GEMM with its bias and ReLU in the epilogue, pays for a capture where a one-kernel body does not
+    # GEMM with its bias and ReLU in the epilogue, pays for a capture even with two inputs copied in,
+    # where a one-kernel body with one does not
     assert R.launches_of(("product", "view", "epilogue", "elementwise")) == 7
     for body in (("product",), ("epilogue",), ("view", "product")):
-        assert R.decide(body, False, R.MIN_REPEATS, 0, 0, enabled=True) == (True, "replay"), body
-    ok, why = R.decide(("elementwise",), False, 9, 0, 0, enabled=True)
+        assert R.decide(body, False, R.MIN_REPEATS, 2, 0, enabled=True) == (True, "replay"), body
+    ok, why = R.decide(("elementwise",), False, 9, 1, 0, enabled=True)
     assert not ok and why.startswith("would not pay: 1 launch(es)"), why
+
+
+def test_a_graph_launch_costs_half_a_kernel_launch():
+    # cuGraphLaunch of a captured one-kernel graph costs the host about half of cuLaunchKernel of
+    # that kernel (issue 57): a body of one fused kernel pays where its inputs are read in place,
+    # not where one must be copied in first (a copy costs a launch)
+    assert (R.GRAPH_LAUNCH, R.MIN_SAVED) == (0.5, 0.25)
+    assert R.pays(1, 0) and not R.pays(1, 1) and R.pays(2, 1) and not R.pays(0, 0)
+    assert R.decide(("elementwise",), False, R.MIN_REPEATS, 0, 0, enabled=True) == (True, "replay")
+    assert R.decide(("reduction",), False, R.MIN_REPEATS, 0, 0, enabled=True) == (True, "replay")
+    ok, why = R.decide(("elementwise",), False, R.MIN_REPEATS, 1, 0, enabled=True)
+    assert not ok and why == "would not pay: 1 launch(es) against 1 graph launch (0.5 of a launch) + 1 copy(ies) in", why
+    prev = R.set_replay_costs(1.0, 2)  # (the fake device's: the launch-count model)
+    try:
+        assert prev == (0.5, 0.25) and not R.pays(1, 0) and not R.pays(2, 0) and R.pays(3, 0)
+    finally:
+        assert R.set_replay_costs(*prev) == (1.0, 2)
+    assert (R.GRAPH_LAUNCH, R.MIN_SAVED) == prev
 
 
 def test_views_are_capturable_and_launch_nothing():
@@ -67,7 +87,7 @@ def test_views_are_capturable_and_launch_nothing():
     assert R.decide(V + K3 * 2 + V, False, 5, 1, 0, enabled=True) == (True, "replay")
     ok, why = R.decide(V * 3, False, 9, 0, 0, enabled=True)
     assert not ok and why.startswith("nothing launched"), why
-    ok, why = R.decide(V * 4 + K3, False, 9, 1, 0, enabled=True)  # 3 launches, not 7
+    ok, why = R.decide(V * 4 + K3, False, 9, 3, 0, enabled=True)  # 3 launches, not 7
     assert not ok and why.startswith("would not pay: 3 launch(es)"), why
 
 
@@ -200,7 +220,7 @@ _SCRIPT = textwrap.dedent('''
     run(a, 3.0)
     c = cp.ndarray((1000,), np.float32)
     run(c, 3.0)
-    assert R.evaluations()[-1]["reason"].startswith("would not pay: 1 launch(es) against 1 graph launch + 1 copy"), \
+    assert R.evaluations()[-1]["reason"].startswith("would not pay: 1 launch(es) against 1 graph launch (1.0 of a launch) + 1 copy"), \
         R.evaluations()[-1]
     assert R.evaluations()[-1]["repeats"] == 8
     # a structure change starts the count again

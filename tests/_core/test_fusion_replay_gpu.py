@@ -178,6 +178,61 @@ def test_a_one_gemm_body_is_replayed_as_shipped(shipped_policy, dtype, hold, bod
         assert _replays(10) >= 5, replay.describe()
 
 
+@pytest.mark.parametrize("dtype", [numpy.float32, numpy.float64, numpy.complex64, numpy.int32])
+@pytest.mark.parametrize("hold", [False, True], ids=["dropped", "held"])
+def test_a_one_kernel_body_is_replayed_as_shipped(shipped_policy, dtype, hold):
+    # One fused kernel a body (a 10-node chain): its graph launch costs the host about half of its
+    # kernel launch (replay.GRAPH_LAUNCH, issue 57), so it is replayed where its inputs stay in place;
+    # a and b change value in place between steps; held results stay intact; a moved input (another
+    # array each step: a copy in) is not replayed, nor a step whose scalar changed.
+    rng = numpy.random.default_rng()
+    n = 1000 + int(rng.integers(0, 100))
+    a, b = cp.empty(n, dtype), cp.empty(n, dtype)
+    kept = []
+
+    def body(xp, a, b, s=2):
+        y = a * s + b
+        y = y * y - 1
+        y = xp.abs(y) * b + a
+        return y * 3 - b
+
+    for i in range(10):
+        ha = (rng.standard_normal(n) * 3).astype(dtype)
+        hb = (rng.standard_normal(n) * 3).astype(dtype)
+        a[...], b[...] = cp.asarray(ha), cp.asarray(hb)
+        with cp.lazy():
+            y = body(cp, a, b)
+            want_np = y.numpy()
+        want = body(numpy, ha, hb)
+        tol = dict(rtol=1e-5, atol=1e-5 * float(numpy.abs(want).max()))  # (cancellation in y * y - 1)
+        numpy.testing.assert_allclose(y.get(), want, **tol)
+        numpy.testing.assert_allclose(want_np, want, **tol)
+        numpy.testing.assert_array_equal(y.get(), body(cp, a, b).get())  # (eager: the same kernel's arithmetic)
+        if hold:
+            kept.append((y, want, tol))
+    for y, want, tol in kept:
+        numpy.testing.assert_allclose(y.get(), want, **tol)
+    ev = replay.evaluations()[-10:]
+    assert all(len(e["steps"]) == 1 and "elementwise kernel" in e["steps"][0] for e in ev), ev
+    if hold:
+        assert any(e["reason"].startswith("an output of an earlier replay is still held") for e in ev), ev
+    else:
+        assert _replays(10) >= 5, replay.describe()
+    for i in range(6):  # another array each step: a copy in would cost more than the launch saved
+        c = cp.asarray(rng.standard_normal(n).astype(dtype))
+        with cp.lazy():
+            y = body(cp, c, b)
+        numpy.testing.assert_array_equal(y.get(), body(cp, c, b).get())
+    e = replay.evaluations()[-1]
+    assert not e["replay"] and e["reason"].startswith("would not pay: 1 launch(es)"), e
+    for i in range(6):  # a scalar that changes each step: baked into a graph
+        with cp.lazy():
+            y = body(cp, a, b, s=i)
+        numpy.testing.assert_array_equal(y.get(), body(cp, a, b, s=i).get())
+    e = replay.evaluations()[-1]
+    assert not e["replay"] and "scalar argument(s) changed value" in e["reason"], e
+
+
 @pytest.mark.parametrize("dtype", [numpy.float16, numpy.complex64, numpy.complex128, numpy.int32, numpy.int64])
 @pytest.mark.parametrize("form", ["matmul", "batched", "gemv"])
 def test_one_product_bodies_of_every_dtype_as_shipped(shipped_policy, dtype, form):

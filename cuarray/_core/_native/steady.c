@@ -5,7 +5,7 @@
    - its Program is replayed as the CUDA graph that follows the last replay (`graph_replay`: the
      inputs read in place unmoved, the scalars unchanged, every carried input the last replay's
      output, the graph's earlier outputs no longer held, no input to copy);
-   - its Program is never replayed (one fused kernel, a step not capturable): it runs.
+   - its Program is never replayed (a step not capturable, too few launches to pay): it runs.
    Each is the general path's steps, in its order, with its effects on the thread's plans
    (`planner.plan_traced`'s predicted case), the graph entry (`graph_replay._replay_entry`,
    `_launch`) and the evaluation log (`replay.note`). Anything else goes to the Python path: a
@@ -29,7 +29,7 @@ static PyObject *env;
     X(plans) X(predicted) X(last) X(next) X(expect) X(ops) X(pos) X(prog) X(table) X(gen) X(replay_facts)      \
     X(inputs) X(one) X(run) X(lg) X(log) X(sig) X(why) X(outs) X(repeats) X(replayed) X(entries) X(declined)  \
     X(n) X(stream) X(device) X(stable) X(scalars_of) X(scalar_values) X(arrays_at) X(static) X(carried)       \
-    X(graphs) X(replay) X(GRAPH_REPLAY) X(DEVICE_TIMES) X(MIN_SAVED) X(data) X(ptr) X(_strides) X(append) X(value) X(args)
+    X(graphs) X(replay) X(GRAPH_REPLAY) X(DEVICE_TIMES) X(MIN_SAVED) X(GRAPH_LAUNCH) X(data) X(ptr) X(_strides) X(append) X(value) X(args)
 #define DECLARE(name) static PyObject *k_##name;
 NAMES(DECLARE)
 #define NAME_ID(name) N_##name,
@@ -271,8 +271,9 @@ static PyObject *steady_finish(PyObject *mod, PyObject *const *a, Py_ssize_t na)
     /* -- the switches, the Program's facts, the log ---------------------------------------------- */
     PyObject *rep = ENV(E_REPLAY);
     PyObject *on = GET(rep, GRAPH_REPLAY), *timed = GET(rep, DEVICE_TIMES), *min_saved = GET(rep, MIN_SAVED);
+    PyObject *graph_launch = GET(rep, GRAPH_LAUNCH);
     PyObject *facts = GET(prog, replay_facts), *ins = GET(prog, inputs);
-    if (!on || !timed || !min_saved || !facts || !ins)
+    if (!on || !timed || !min_saved || !graph_launch || !facts || !ins)
         goto error;
     if ((r = PyObject_IsTrue(on)) <= 0)
         goto checked;
@@ -281,10 +282,12 @@ static PyObject *steady_finish(PyObject *mod, PyObject *const *a, Py_ssize_t na)
     if (!PyTuple_Check(facts) || PyTuple_Size(facts) != 5 || !PyList_Check(ins) ||
         (PyList_Size(ins) && Py_TYPE(PyList_GetItem(ins, 0)) != (PyTypeObject *)ENV(E_LABEL)))
         goto done; /* (not evaluated yet, or not a cached Program: `note` keeps a summary of it) */
-    long launches = PyLong_AsLong(PyTuple_GetItem(facts, 0)), least = PyLong_AsLong(min_saved);
+    /* (`replay.pays(launches, 0)`: the launches less the graph launch's share, against MIN_SAVED) */
+    double launches = PyFloat_AsDouble(PyTuple_GetItem(facts, 0)), least = PyFloat_AsDouble(min_saved);
+    double share = PyFloat_AsDouble(graph_launch);
     if (PyErr_Occurred() || (r = PyObject_IsTrue(PyTuple_GetItem(facts, 3))) < 0)
         goto error;
-    int never = r || launches - 1 < least;
+    int never = r || !(launches - share >= least);
     PyObject *lg = keep(own, local_attr(ENV(E_LOGS), k_lg)), *log = lg ? GET(lg, log) : NULL;
     PyObject *lprog = lg ? GET(lg, prog) : NULL;
     if (!log || !lprog)

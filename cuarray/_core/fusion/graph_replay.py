@@ -182,8 +182,8 @@ def run(prog, values):
     facts = prog.replay_facts
     if facts is None:
         facts = prog.replay_facts = _facts(prog)
-    if facts[3] or facts[0] - 1 < _replay.MIN_SAVED:
-        # Never replayed, whatever its inputs (one fused kernel, a step not capturable): no input
+    if facts[3] or not _replay.pays(facts[0], 0):
+        # Never replayed, whatever its inputs (a step not capturable, nothing launched): no input
         # signature is made for `explain()`, which says why from the Program alone (a 10-node chain
         # paid ~1 us an evaluation for the question: issue 57).
         lg.sig, lg.why, lg.outs = (values, ()), facts[4], None
@@ -216,7 +216,7 @@ def _replayed(lg, prog, values, facts):
     prev = lg.log[-1][4]  # (the previous evaluation's input signature: same Program)
     carried = _carried(values, lg.outs)
     arrays, scalars, nbytes = _replay._changes(sig, prev, carried)
-    if facts[0] - 1 - arrays < _replay.MIN_SAVED:  # (`decide`'s "would not pay", its commonest no)
+    if not _replay.pays(facts[0], arrays):  # (`decide`'s "would not pay", its commonest no)
         return None
     ok, why = _replay.decide(facts[1], facts[2], lg.repeats + 1, arrays, scalars, copy_bytes=nbytes)
     if not ok:
@@ -247,7 +247,7 @@ def _facts(prog) -> tuple:
     al = _replay.aliased(prog)
     launches = _replay.launches_of(kinds)
     never = not launches or al or any(k not in _replay.CAPTURABLE for k in kinds)
-    if never or launches - 1 < _replay.MIN_SAVED:
+    if never or not _replay.pays(launches, 0):
         why = _replay.decide(kinds, al, _replay.MIN_REPEATS, 0, 0, enabled=True)[1]
     else:
         why = None

@@ -33,15 +33,22 @@ from ..ndarray import ndarray
 from ..nodecore import record_base as _record_base
 from .planner import _Label
 
-__all__ = ["GRAPH_REPLAY", "MIN_REPEATS", "KEEP", "decide", "launches_of", "step_kind", "note", "evaluations",
-           "describe", "set_graph_replay", "DEVICE_TIMES", "set_device_times", "start_timing"]
+__all__ = ["GRAPH_REPLAY", "MIN_REPEATS", "KEEP", "decide", "pays", "launches_of", "step_kind", "note", "evaluations",
+           "describe", "set_graph_replay", "set_replay_costs", "DEVICE_TIMES", "set_device_times", "start_timing"]
 
 # The switch: replay eligible loop bodies as CUDA graphs. On by default (docs/fusion.md);
 # `CUARRAY_GRAPH_REPLAY=0` in the environment, or `set_graph_replay(False)`, turns it off.
 GRAPH_REPLAY = os.environ.get("CUARRAY_GRAPH_REPLAY", "1") not in ("", "0")
 MIN_REPEATS = 3  # evaluations of one structure in a row before a capture would be made
 KEEP = 16  # evaluations kept per thread for `explain()`
-MIN_SAVED = 2  # launches a replay must save, net of its copies, to be worth a capture
+# What a replay saves, in kernel launches' host time: the launches it replaces, less its graph launch
+# and its copies in (`pays`). cuGraphLaunch of a captured graph costs the host about half a kernel
+# launch through the C enqueue: a one-kernel graph 1.5-2.4 us against cuLaunchKernel's 3.7-4.6 us of
+# the same kernel, the same H200 host and process (issue 57; docs/perf-notes.md, "Lazy mode's host
+# cost"), so a body of one fused kernel pays (a cached 10-node chain: 9.6 us an evaluation replayed
+# against 11.7 run).
+GRAPH_LAUNCH = 0.5
+MIN_SAVED = 0.25  # launches a replay must save, net of its graph launch and copies, to be worth a capture
 MAX_COPY_BYTES = 1 << 20  # bytes a replay's copies in may move (device bandwidth they take)
 MAX_GRAPHS = 8  # Programs whose graphs are kept per thread (each graph holds its pool, buffers and outputs)
 # Memory a Program's two graphs may hold (their pools: intermediates and outputs, kept while the
@@ -96,6 +103,19 @@ def set_graph_replay(on: bool) -> bool:
     return prev
 
 
+def set_replay_costs(graph_launch=None, min_saved=None) -> tuple:
+    """Set the cost model `pays` reads for the process: `GRAPH_LAUNCH` (a graph launch's host time,
+    in kernel launches) and `MIN_SAVED` (None: unchanged); returns the previous pair. The fake
+    device (`cuarray.testing.fake_device`), where no graph is captured, sets (1.0, 2)."""
+    global GRAPH_LAUNCH, MIN_SAVED
+    prev = GRAPH_LAUNCH, MIN_SAVED
+    if graph_launch is not None:
+        GRAPH_LAUNCH = graph_launch
+    if min_saved is not None:
+        MIN_SAVED = min_saved
+    return prev
+
+
 def step_kind(st) -> str:
     """The kind of a Program step, as `decide` takes it: 'elementwise' (a fused kernel),
     'reduction', 'eager-ufunc' (a lone ufunc's launch), 'product' (dot/matmul: the GEMM),
@@ -119,6 +139,12 @@ def step_kind(st) -> str:
 def launches_of(kinds) -> int:
     """The launches a Program's steps of these kinds make, each cuBLAS call counted as `LAUNCHES` says."""
     return sum(LAUNCHES.get(k, 1) for k in kinds)
+
+
+def pays(launches, copies) -> bool:
+    """Whether replaying `launches` kernel launches' worth of steps as one graph launch, after
+    `copies` copies in (each a launch), saves the host at least `MIN_SAVED` launches."""
+    return launches - GRAPH_LAUNCH - copies >= MIN_SAVED
 
 
 def decide(kinds, output_is_input, repeats, changed_arrays, changed_scalars, enabled=None,
@@ -148,15 +174,14 @@ def decide(kinds, output_is_input, repeats, changed_arrays, changed_scalars, ena
             changed_scalars)
     if repeats < MIN_REPEATS:
         return False, "structure seen {} time(s) in a row (a capture needs {})".format(repeats, MIN_REPEATS)
-    cost = 1 + changed_arrays  # the graph launch, copies in
-    if launches - cost < MIN_SAVED:
-        return False, "would not pay: {} launch(es) against 1 graph launch + {} copy(ies) in".format(
-            launches, changed_arrays)
+    if not pays(launches, changed_arrays):
+        return False, "would not pay: {} launch(es) against 1 graph launch ({} of a launch) + {} copy(ies) in".format(
+            launches, GRAPH_LAUNCH, changed_arrays)
     if copy_bytes > MAX_COPY_BYTES:
         return False, "would not pay: its copies move {} bytes (more than {})".format(copy_bytes, MAX_COPY_BYTES)
     if not enabled:
-        return False, "eligible, saves {} launch(es); graph replay is off (fusion.replay.GRAPH_REPLAY)".format(
-            launches - cost)
+        return False, "eligible, saves {:g} launch(es); graph replay is off (fusion.replay.GRAPH_REPLAY)".format(
+            launches - GRAPH_LAUNCH - changed_arrays)
     return True, "replay"
 
 
