@@ -181,9 +181,11 @@ def ops(cp, sync, mk, n=20000):
 def chain(cp, sync, mk, n=1000, rep=9):
     """One evaluation of a cached 10-node elementwise plan (two 2**20 float32 inputs, four scalars,
     one fused kernel), split into its parts, interleaved and repeated (min and median of `rep`
-    rounds of `n`, µs): the whole `with cuarray.lazy():` evaluation; the build (the operators:
-    nodes and trace entries, with the context's enter and exit but nothing computed); the trace
-    key and Program look-up; the Program's launch; and eager mode's ten launches."""
+    rounds of `n`, µs): the whole `with cuarray.lazy():` evaluation (from its fourth, the Program
+    replayed as a CUDA graph: `replay.pays`); the build (the operators: nodes and trace entries,
+    with the context's enter and exit but nothing computed); the trace key and Program look-up;
+    the Program's run (its kernel launched, no graph: more than the whole's replay); and eager
+    mode's ten launches."""
     from cuarray._core import tracing
     from cuarray._core.fusion import lazy_mode, planner
 

@@ -44,9 +44,9 @@ KEEP = 16  # evaluations kept per thread for `explain()`
 # What a replay saves, in kernel launches' host time: the launches it replaces, less its graph launch
 # and its copies in (`pays`). cuGraphLaunch of a captured graph costs the host about half a kernel
 # launch through the C enqueue: a one-kernel graph 1.5-2.4 us against cuLaunchKernel's 3.7-4.6 us of
-# the same kernel, the same H200 host and process (issue 57; docs/perf-notes.md, "Lazy mode's host
-# cost"), so a body of one fused kernel pays (a cached 10-node chain: 9.6 us an evaluation replayed
-# against 11.7 run).
+# the same kernel, the same H200 host and process (issue 57; docs/perf-notes.md,
+# "Lazy mode's host cost"), so a body of one fused kernel pays (a cached 10-node chain: 8.9 us an
+# evaluation replayed against 10.6 run).
 GRAPH_LAUNCH = 0.5
 MIN_SAVED = 0.25  # launches a replay must save, net of its graph launch and copies, to be worth a capture
 MAX_COPY_BYTES = 1 << 20  # bytes a replay's copies in may move (device bandwidth they take)
