@@ -457,6 +457,15 @@ _REPLAY_SCRIPT = textwrap.dedent('''
     e = R.evaluations()[-1]
     assert not e["replay"] and "would not pay: its inputs are 400 bytes" in e["reason"], e
     assert len(captured) == c
+    # ... or whose outputs, twice over (two graphs), would be: told by its first evaluation, never
+    # captured, and from then on run as a Program that is never replayed (the steady path's)
+    R.MAX_GRAPH_BYTES = 700  # (X: 400 bytes in; the output 400 bytes, 800 in two graphs)
+    for i in range(6):
+        with cp.lazy():
+            y = cp.cos(X * 3.0) * X - 1.0
+    e = R.evaluations()[-1]
+    assert not e["replay"] and e["reason"].startswith("would not pay: its graphs would hold 800 bytes of outputs"), e
+    assert len(captured) == c and R._logs.lg.prog.replay_facts[3] is True
     print("ok")
 ''')
 

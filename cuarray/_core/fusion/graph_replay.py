@@ -192,6 +192,9 @@ def run(prog, values):
     outs = _replayed(lg, prog, values, facts)
     if outs is None:
         outs = prog.run(values)
+        big = _too_big(values, outs)
+        if big is not None:  # (the sizes are the Program's: never replayed from now on, and said why)
+            prog.replay_facts = facts[:3] + (True, big)
     # (the next evaluation's carried inputs are found among these; a declined Program's are not held)
     declined = _st.declined
     lg.outs = outs if declined is None or prog not in declined else None
@@ -252,6 +255,22 @@ def _facts(prog) -> tuple:
     else:
         why = None
     return launches, kinds, al, never, why
+
+
+def _too_big(values, outs):
+    """Why a Program with these inputs and outputs is never replayed (its arrays past
+    `MAX_GRAPH_BYTES`: its kernels are long next to a launch, and its two graphs' pools would hold
+    at least its outputs twice), or None. Its sizes are its own (shapes and dtypes are in its
+    key), so the first evaluation that runs it tells, before any capture."""
+    most = _replay.MAX_GRAPH_BYTES
+    in_bytes = sum(v.nbytes for v in values if type(v) is ndarray)
+    if in_bytes > most:
+        return ("would not pay: its inputs are {} bytes (kernels long next to a launch; its graphs would "
+                "hold memory of that order)".format(in_bytes))
+    out_bytes = sum(v.nbytes for v in outs if type(v) is ndarray)
+    if 2 * out_bytes > most:
+        return "would not pay: its graphs would hold {} bytes of outputs (more than {})".format(2 * out_bytes, most)
+    return None
 
 
 def _new_entry(prog, values, sig, prev, carried):
