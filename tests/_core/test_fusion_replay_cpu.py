@@ -12,6 +12,7 @@ import textwrap
 import pytest
 
 from cuarray._core.fusion import replay as R
+from cuarray._core import nodecore
 
 _ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -569,3 +570,81 @@ _CAPTURE_SCRIPT = textwrap.dedent('''
 @pytest.mark.parametrize("steady", [True, False], ids=["steady-path", "python-path"])
 def test_capture_path_with_a_stubbed_driver(steady):
     _run_script(_CAPTURE_SCRIPT, steady)
+
+
+_C_LAUNCH_SCRIPT = textwrap.dedent('''
+    import itertools, sys
+    import numpy as np
+    import cuarray as cp
+    from cuarray.testing.fake_device import install
+    install()
+    from cuarray.cuda import _sync_hooks, device, stream as S
+    from cuarray._core.fusion import evaluation as E, graph_replay as G, planner, replay as R
+
+    # The steady path's replay (`_native/steady.c`) launches a captured graph from C: the context made
+    # current, then `launch.graph_launcher()`'s function on the exec handle and the stream's pointer,
+    # and the graph's own `replay` method only where that function is missing or fails.
+    handles = itertools.count(0xA000)
+    methods, launches, cores, status = [], [], [], [0]
+
+    class FakeCUDAGraph:
+        def __init__(self):
+            self._exec_handle = next(handles)
+
+        def replay(self, stream=None):
+            methods.append((self, stream))
+
+    def fake_capture(prog, values, after=None):  # (what the graph would compute: the launches, stubbed)
+        return FakeCUDAGraph(), prog.run(values), ()
+
+    def launcher(h, p):
+        launches.append((h, p))
+        return status[0]
+
+    fn = [launcher]
+    G._capture, G._synchronize = fake_capture, lambda: None
+    G._copy_in = G._copy_back = lambda *a: None
+    E._native.configure_steady(planner._programs, planner._generation, R, R._logs, G._st, _sync_hooks.is_capturing,
+                               S.get_current_stream, device.get_device_id, R.perf_counter, planner._Label,
+                               lambda: fn[0], lambda: cores.append(1))
+    R.GRAPH_REPLAY, R.MIN_SAVED = True, -9
+    X = cp.ndarray((64,), np.float32)
+
+    def step():
+        with cp.lazy():
+            y = cp.exp(X * 2.0) - X
+        return R.evaluations()[-1]
+
+    for i in range(6):
+        e = step()
+    assert e["replay"] and e["reason"].startswith("replayed"), R.describe()
+    ent = next(iter(G._st.entries.values()))
+    graphs = [g for g in ent.graphs if g is not None]
+    # the first replay of each graph came from the Python path (its capture): the rest from C
+    n = len(launches)
+    replays = sum(1 for e in R.evaluations()[-6:] if e["replay"])
+    assert len(graphs) == 2 and len(methods) == 2 and n == replays - 2 >= 2, (replays, methods, launches)
+    assert len(cores) == n and all(h in [g._exec_handle for g in graphs] and p == 0 for h, p in launches), launches
+    # a launch that fails: the method then (it raises the driver's error, or launches)
+    status[0] = 719
+    m = len(methods)
+    e = step()
+    assert e["replay"] and len(launches) == n + 1 and len(methods) == m + 1, (launches, methods)
+    # no C launcher (no driver or CUARRAY_PURE_PYTHON_LAUNCH=1): the method, nothing else
+    fn[0], status[0] = None, 0
+    e = step()
+    assert e["replay"] and len(launches) == n + 1 and len(methods) == m + 2, (launches, methods)
+    # a stand-in graph without an exec handle: the method
+    fn[0] = launcher
+    for g in graphs:
+        del g._exec_handle
+    e = step()
+    assert e["replay"] and len(launches) == n + 1 and len(methods) == m + 3, (launches, methods)
+    print("ok")
+''')
+
+
+def test_the_steady_path_launches_a_replayed_graph_from_c():
+    if nodecore.native is None:
+        pytest.skip("the node core is not built (pure-Python nodes)")
+    _run_script(_C_LAUNCH_SCRIPT, True)

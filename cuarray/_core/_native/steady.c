@@ -22,14 +22,16 @@
 #include "lazyops.h"
 
 /* configure_steady's objects, in this order */
-enum { E_PROGRAMS, E_GENERATION, E_REPLAY, E_LOGS, E_GRAPHS, E_IS_CAPTURING, E_STREAM, E_DEVICE, E_CLOCK, E_LABEL, E_N };
+enum { E_PROGRAMS, E_GENERATION, E_REPLAY, E_LOGS, E_GRAPHS, E_IS_CAPTURING, E_STREAM, E_DEVICE, E_CLOCK, E_LABEL,
+       E_GRAPH_LAUNCHER, E_CORE_STREAM, E_N };
 static PyObject *env;
 
 #define NAMES(X)                                                                                                \
     X(plans) X(predicted) X(last) X(next) X(expect) X(ops) X(pos) X(prog) X(table) X(gen) X(replay_facts)      \
     X(inputs) X(one) X(run) X(lg) X(log) X(sig) X(why) X(outs) X(repeats) X(replayed) X(entries) X(declined)  \
     X(n) X(stream) X(device) X(stable) X(scalars_of) X(scalar_values) X(arrays_at) X(static) X(carried)       \
-    X(graphs) X(replay) X(GRAPH_REPLAY) X(DEVICE_TIMES) X(MIN_SAVED) X(GRAPH_LAUNCH) X(data) X(ptr) X(_strides) X(append) X(value) X(args)
+    X(graphs) X(replay) X(GRAPH_REPLAY) X(DEVICE_TIMES) X(MIN_SAVED) X(GRAPH_LAUNCH) X(data) X(ptr) X(_strides) X(append) X(value) X(args) \
+    X(_exec_handle)
 #define DECLARE(name) static PyObject *k_##name;
 NAMES(DECLARE)
 #define NAME_ID(name) N_##name,
@@ -197,6 +199,36 @@ static int next_graph(Owned *own, PyObject *ent, PyObject *values) {
     return (int)(1 - l);
 }
 
+/* `graph.replay(stream)` (a CUDAGraph, the entry's stream: the current one) as `CUDAGraph.replay` makes
+   it where the launch is in C: the device's context current in this thread (`current_core_stream`),
+   then cuGraphLaunch of its exec handle on the stream's pointer through `launch.graph_launcher()`'s
+   function, without the method's Python (~0.3 us a replay on the H200's host, issue 57). The method
+   itself where there is no C launcher, the graph is a stand-in, or the launch failed: it launches
+   again or raises the driver's error (a failed launch enqueued nothing). 0, or -1 with an error set. */
+static int replay_graph(PyObject *graph, PyObject *stream) {
+    PyObject *fn = PyObject_CallNoArgs(ENV(E_GRAPH_LAUNCHER)), *cs = NULL, *h = NULL, *p = NULL, *status = NULL;
+    if (!fn)
+        return -1;
+    long rc = -1;
+    if (fn != Py_None && (cs = PyObject_CallNoArgs(ENV(E_CORE_STREAM)))) {
+        h = PyObject_GetAttr(graph, k__exec_handle);
+        p = h ? PyObject_GetAttr(stream, k_ptr) : NULL;
+        status = p && PyLong_Check(h) && PyLong_Check(p) ? PyObject_CallFunctionObjArgs(fn, h, p, NULL) : NULL;
+        rc = status && PyLong_Check(status) ? PyLong_AsLong(status) : -1;
+    }
+    Py_DECREF(fn);
+    Py_XDECREF(cs);
+    Py_XDECREF(h);
+    Py_XDECREF(p);
+    Py_XDECREF(status);
+    if (rc == 0 && !PyErr_Occurred())
+        return 0;
+    PyErr_Clear(); /* (the method says what went wrong, if anything still does) */
+    PyObject *r = PyObject_CallMethodObjArgs(graph, k_replay, stream, NULL);
+    Py_XDECREF(r);
+    return r ? 0 : -1;
+}
+
 /* steady_finish(st, nodes): True (the evaluation done); None (nothing done: the prediction does not
    hold); or (prog, values, t0) where only `plan_traced`'s predicted case and `compute`'s release of
    the previous step's graph were done (`compute` runs the rest: a replay to decide, copies, a capture). */
@@ -361,8 +393,7 @@ static PyObject *steady_finish(PyObject *mod, PyObject *const *a, Py_ssize_t na)
         PyObject *sig = keep(own, PyTuple_Pack(2, values, Py_None));
         if (!sig || SETF(lg, sig, sig) < 0)
             goto error;
-        PyObject *ran = keep(own, PyObject_CallMethodObjArgs(graph, k_replay, stream, NULL));
-        if (!ran || SETF(ent, last, gi) < 0)
+        if (replay_graph(graph, stream) < 0 || SETF(ent, last, gi) < 0)
             goto error;
         outs = keep(own, PySequence_List(outs_at));
         if (!outs || SETF(lg, replayed, Py_True) < 0 || SETF(lg, outs, outs) < 0)
@@ -427,11 +458,12 @@ done:
 }
 
 /* configure_steady(programs, generation, replay, logs, graph_state, is_capturing, get_current_stream,
-   get_device_id, perf_counter, Label) */
+   get_device_id, perf_counter, Label, graph_launcher, current_core_stream) */
 static PyObject *configure_steady(PyObject *mod, PyObject *args) {
     if (!PyTuple_Check(args) || PyTuple_Size(args) != E_N) {
         PyErr_SetString(PyExc_TypeError, "configure_steady(programs, generation, replay, logs, graph_state, "
-                                         "is_capturing, get_current_stream, get_device_id, perf_counter, Label)");
+                                         "is_capturing, get_current_stream, get_device_id, perf_counter, Label, "
+                                         "graph_launcher, current_core_stream)");
         return NULL;
     }
     PyObject **const slots[1] = {&env};

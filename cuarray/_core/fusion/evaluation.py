@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from ...cuda import _sync_hooks
 from ...cuda import device as _device
+from ...cuda import launch as _launch
 from ...cuda import stream as _stream
 from . import graph_replay as _graph_replay
 from . import planner as _planner
@@ -35,7 +36,7 @@ _steady_finish = None
 if _native is not None:
     _native.configure_steady(_planner._programs, _planner._generation, _replay, _replay._logs, _graph_replay._st,
                              _sync_hooks.is_capturing, _stream.get_current_stream, _device.get_device_id,
-                             _perf_counter, _planner._Label)
+                             _perf_counter, _planner._Label, _launch.graph_launcher, _stream.current_core_stream)
     _native.configure_steady_records(_plans.LastPlan, _plans.Plans, _graph_replay._Entry, _replay._Log,
                                      _planner.Program)
     _steady_finish = _native.steady_finish
