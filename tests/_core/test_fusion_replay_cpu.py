@@ -80,6 +80,14 @@ def test_a_graph_launch_costs_half_a_kernel_launch():
     finally:
         assert R.set_replay_costs(*prev) == (1.0, 2)
     assert (R.GRAPH_LAUNCH, R.MIN_SAVED) == prev
+    # what the steady C path could not read as a number is refused, and nothing is changed
+    for bad, exc, match in (({"graph_launch": "0.5"}, TypeError, "graph_launch must be a real number, not str"),
+                            ({"min_saved": True}, TypeError, "min_saved must be a real number, not bool"),
+                            ({"graph_launch": -0.1}, ValueError, "graph_launch must be finite and >= 0"),
+                            ({"graph_launch": 0.5, "min_saved": float("nan")}, ValueError, "min_saved must be finite")):
+        with pytest.raises(exc, match=match):
+            R.set_replay_costs(**bad)
+        assert (R.GRAPH_LAUNCH, R.MIN_SAVED) == prev
 
 
 def test_views_are_capturable_and_launch_nothing():

@@ -21,6 +21,7 @@ run with the module switch `GRAPH_REPLAY` on (the default; `CUARRAY_GRAPH_REPLAY
 from __future__ import annotations
 
 import collections
+import math
 import os
 import threading
 import time
@@ -108,6 +109,15 @@ def set_replay_costs(graph_launch=None, min_saved=None) -> tuple:
     in kernel launches) and `MIN_SAVED` (None: unchanged); returns the previous pair. The fake
     device (`cuarray.testing.fake_device`), where no graph is captured, sets (1.0, 2)."""
     global GRAPH_LAUNCH, MIN_SAVED
+    # (checked here: the steady C path reads both as doubles at every evaluation of a loop body)
+    for name, v in (("graph_launch", graph_launch), ("min_saved", min_saved)):
+        if v is None:
+            continue
+        if type(v) is bool or not isinstance(v, (int, float)):
+            raise TypeError("set_replay_costs: {} must be a real number, not {}".format(name, type(v).__name__))
+        if not math.isfinite(v) or (name == "graph_launch" and v < 0):
+            raise ValueError("set_replay_costs: {} must be finite{}, got {!r}".format(
+                name, " and >= 0" if name == "graph_launch" else "", v))
     prev = GRAPH_LAUNCH, MIN_SAVED
     if graph_launch is not None:
         GRAPH_LAUNCH = graph_launch
