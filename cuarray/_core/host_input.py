@@ -21,7 +21,7 @@ from .tracing import active as _tracing_active
 from .transfer import from_host
 from .dtypes import PY_SCALARS as _PY_SCALARS
 
-__all__ = ["as_array", "as_arrays", "is_scalar", "reject", "lazy_value", "as_parameter"]
+__all__ = ["as_array", "as_arrays", "is_scalar", "reject", "lazy_value", "as_parameter", "as_literal_or_array"]
 
 
 def is_scalar(x) -> bool:
@@ -85,3 +85,17 @@ def as_parameter(x, fn: str) -> ndarray:
     return as_array(x, fn)
 
 
+
+
+# -- The SciPy wing's data arguments ----------------------------------------------------------------
+# cupyx.scipy takes Python scalars, lists and tuples wherever it takes an array (`czt([0, 1])`,
+# `gauss_spline(0.0, 0)`): they are literals written in the program, small by construction. A NumPy
+# array is the host data a program computes on, and stays an explicit `cuarray.asarray` there
+# (docs/scipy.md, "Host inputs").
+
+def as_literal_or_array(x, fn: str) -> ndarray:
+    """`x` as a device array where `x` is a cuarray array, a scalar or a Python list/tuple (copied);
+    a NumPy array or another library's array raises `reject`'s TypeError."""
+    if isinstance(x, (list, tuple)):
+        return as_parameter(x, fn)
+    return as_array(x, fn)

@@ -125,3 +125,23 @@ def test_as_parameter_refuses_ragged_objects_and_others(value):
 
     with pytest.raises(TypeError):
         host_input.as_parameter(value, "diag")
+
+
+# -- the SciPy wing's data arguments: Python literals copied, NumPy arrays refused -----------------
+
+@pytest.mark.parametrize("value", [[1.0, 2.0], (1, 2, 3), [[1, 2], [3, 4]]])
+def test_as_literal_or_array_copies_python_literals(monkeypatch, value):
+    from cuarray._core import host_input
+
+    seen = []
+    monkeypatch.setattr(host_input, "from_host", lambda h: seen.append(h) or "device")
+    assert host_input.as_literal_or_array(value, "czt") == "device"
+    np.testing.assert_array_equal(seen[0], np.asarray(value))
+
+
+@pytest.mark.parametrize("value", [np.arange(4), np.ones((2, 2)), [[1, 2], [3]], {"a": 1}, "abc"])
+def test_as_literal_or_array_refuses_host_arrays_and_others(value):
+    from cuarray._core import host_input
+
+    with pytest.raises(TypeError, match="czt"):
+        host_input.as_literal_or_array(value, "czt")
