@@ -22,11 +22,11 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--cases", help="comma-separated case ids (or groups) to run")
     p.add_argument("--group", help="comma-separated groups to run, e.g. ew-large")
     p.add_argument("--libs", help="comma-separated libraries (default: {})".format(",".join(_cases.LIBRARIES)))
-    p.add_argument("--json", metavar="PATH", help="write every number (and device, versions, date) here")
+    p.add_argument("--json", metavar="PATH", help="write every number (and device, versions, date) here, row by row: a run stopped midway keeps its rows")
     p.add_argument("--plot", metavar="FILE.png",
                    help="draw cuarray/peer ratios, one bar per case and peer (needs matplotlib: cuarray[plot])")
     p.add_argument("--from-json", metavar="PATH",
-                   help="run nothing: print the table (and --plot) from a file written by --json")
+                   help="run nothing: print the table (and --plot) from a file written by --json (a partial one too)")
     p.add_argument("--list", action="store_true", help="list the cases and exit")
     p.add_argument("-v", "--verbose", action="store_true", help="print the traceback of each failing cell")
     return p
@@ -116,19 +116,25 @@ def main(argv=None) -> int:
             return 2
     settings = harness.Settings(quick=args.quick, libs=libs, verbose=args.verbose)
     started = time.perf_counter()
-    date = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
-    result = harness.run(selected, settings)
-    result.update(
-        date=date,
+    header = dict(
+        date=datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         mode="quick" if args.quick else "full",
         device=device_info(libs),
         versions=versions(libs),
         settings={"budget_s": settings.budget_s, "min_repeats": settings.min_repeats,
-                  "max_repeats": settings.max_repeats, "warmup": settings.warmup},
-        wall_s=time.perf_counter() - started,
+                  "max_repeats": settings.max_repeats, "warmup": settings.warmup,
+                  "slow_call_s": harness.SLOW_CALL_S},
     )
-    if args.json:
-        report.write_json(result, args.json)
+
+    def written(result, complete=False):
+        # Row by row: a run killed midway (a time limit) keeps every row it measured.
+        if args.json:
+            report.write_json(dict(result, **header, complete=complete,
+                                   wall_s=time.perf_counter() - started), args.json)
+
+    result = harness.run(selected, settings, on_row=written)
+    written(result, complete=True)
+    result.update(header, complete=True, wall_s=time.perf_counter() - started)
     print()
     print(report.format_header(result))
     print(report.format_table(result, libs))

@@ -21,9 +21,13 @@ from . import cases as _cases
 from .libs import get_library
 from .report import fmt_time as _fmt_s
 
-__all__ = ["Settings", "run", "COPY_CASE"]
+__all__ = ["Settings", "run", "COPY_CASE", "SLOW_CALL_S"]
 
 COPY_CASE = "copy"
+# A library whose warmed call takes longer than this is timed on that one call and marked: repeats
+# of a 14 s call (CuPy's lsim) would cost a quick run a minute each and tell nothing the one call
+# does not (its spread is far below its distance from the other columns).
+SLOW_CALL_S = 1.0
 # Libraries whose copy rate stands for the device's, in order of preference.
 _COPY_RATE_LIBS = ("cuarray", "cupy", "torch")
 
@@ -41,8 +45,11 @@ class Settings:
         self.warmup = 3
 
 
-def run(selected, settings: Settings, log=print) -> dict:
-    """Run `selected` cases (the copy case always runs first) and return the report dict."""
+def run(selected, settings: Settings, log=print, on_row=None) -> dict:
+    """Run `selected` cases (the copy case always runs first) and return the report dict.
+
+    `on_row(report)`, if given, is called after each row with the report so far (rows complete with
+    their rates), so that a run stopped midway keeps what it measured (``--json``)."""
     all_cases = {c.id: c for c in _cases.all_cases()}
     order = [all_cases[COPY_CASE]] + [c for c in selected if c.id != COPY_CASE]
     unavailable = {}
@@ -52,6 +59,8 @@ def run(selected, settings: Settings, log=print) -> dict:
             unavailable[name] = reason
             log("{}: n/a ({})".format(name, reason))
     rows, copy_rate = [], None
+    result = {"copy_rate": None, "rows": rows, "unavailable": unavailable,
+              "rows_planned": sum(len(c.params) for c in order)}
     for case in order:
         size = case.size_for(settings.quick)
         first_rows = {}
@@ -59,10 +68,11 @@ def run(selected, settings: Settings, log=print) -> dict:
             row = _run_row(case, size, param, settings, unavailable, first_rows, log)
             rows.append(row)
             if case.id == COPY_CASE and copy_rate is None:
-                copy_rate = _copy_rate(row)
-    for row in rows:
-        _add_rates(row, copy_rate)
-    return {"copy_rate": copy_rate, "rows": rows, "unavailable": unavailable}
+                result["copy_rate"] = copy_rate = _copy_rate(row)
+            _add_rates(row, copy_rate)  # the copy case runs first: its rate is known here
+            if on_row is not None:
+                on_row(result)
+    return result
 
 
 def _run_row(case, size, param, settings, unavailable, first_rows, log) -> dict:
@@ -245,11 +255,22 @@ def _repeats(estimate_s: float, settings) -> int:
 
 
 def _warm(lib, fn, settings) -> tuple[float, float]:
-    """Warm up; return (first call's seconds, an estimate of one call's seconds)."""
+    """Warm up; return (first call's seconds, an estimate of one call's seconds). A call over
+    SLOW_CALL_S is warmed once: the estimate is then that second call's time."""
     first, _ = _host_call(lib, fn)
     # NumPy has no compile or allocation caches to warm; one call is enough there.
-    rest = [_host_call(lib, fn)[0] for _ in range(settings.warmup - 1 if lib.gpu else 0)]
+    count = settings.warmup - 1 if lib.gpu else 0
+    if first > SLOW_CALL_S:
+        count = min(count, 1)
+    rest = [_host_call(lib, fn)[0] for _ in range(count)]
     return first, min(rest) if rest else first
+
+
+def _timed_once(first, estimate, ops, clock):
+    """The cell of a library whose warmed call took over SLOW_CALL_S: that call's time, marked."""
+    result = _summary([estimate], ops, first, clock=clock + ", timed once (a call over {:g} s)".format(SLOW_CALL_S))
+    result["timed_once"] = True
+    return result
 
 
 def _event_samples(lib, fn, n) -> list:
@@ -277,12 +298,18 @@ def _host_samples(lib, fn, n) -> tuple[list, dict]:
 
 def _time_events(lib, fn, settings, ops) -> dict:
     first, estimate = _warm(lib, fn, settings)
+    if estimate > SLOW_CALL_S:
+        return _timed_once(first, estimate, ops, "perf_counter+sync")
     samples = _event_samples(lib, fn, _repeats(estimate, settings))
     return _summary(samples, ops, first, clock="cuda-events")
 
 
 def _time_host(lib, fn, settings, ops) -> dict:
     first, estimate = _warm(lib, fn, settings)
+    if estimate > SLOW_CALL_S:
+        result = _timed_once(first, estimate, ops, "perf_counter+sync" if lib.gpu else "perf_counter")
+        result["extras"] = {}
+        return result
     samples, extras = _host_samples(lib, fn, _repeats(estimate, settings))
     result = _summary(samples, ops, first, clock="perf_counter+sync" if lib.gpu else "perf_counter")
     result["extras"] = extras

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime
 import json
+import os
 
 from .libs import get_library
 
@@ -44,7 +45,8 @@ def format_table(report: dict, libs) -> str:
         line = [r["label"], r["size_label"]]
         for name in shown:
             cell = cells.get(name)
-            line.append("-" if cell is None else fmt_time(cell.get("time_s")) + ("*" if cell.get("reused") else ""))
+            line.append("-" if cell is None else fmt_time(cell.get("time_s")) + ("*" if cell.get("reused") else "")
+                        + ("¹" if cell.get("timed_once") else ""))
         cu = (cells.get("cuarray") or {}).get("time_s")
         for p in peers:
             pt = (cells.get(p) or {}).get("time_s")
@@ -57,6 +59,8 @@ def format_table(report: dict, libs) -> str:
     out += [_md_line(line, widths) for line in body]
     if any(c.get("reused") for r in rows for c in r["libs"].values()):
         out.append("* the same peer measurement as the case's first row")
+    if any(c.get("timed_once") for r in rows for c in r["libs"].values()):
+        out.append("1 one call timed: its warmed call took over 1 s")
     return "\n".join(out)
 
 
@@ -114,16 +118,23 @@ def format_header(report: dict) -> str:
         lines.append("copy rate: not measured (no GPU library could run the copy case)")
     for name, reason in report.get("unavailable", {}).items():
         lines.append("{}: n/a ({})".format(name, reason))
+    if report.get("complete") is False:
+        lines.append("partial run: {} of {} rows measured (the run stopped before its end)".format(
+            len(report["rows"]), report.get("rows_planned", "?")))
     return "\n".join(lines)
 
 
 def write_json(report: dict, path: str) -> None:
-    """Every number of the run, with the date, device, versions and copy rate."""
+    """Every number of the run, with the date, device, versions and copy rate. Written to a
+    temporary file and renamed over `path`: a run killed while writing leaves the previous row's
+    file whole, so ``--json`` is readable at any time of a run."""
     data = dict(report)
     data.setdefault("date", datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"))
-    with open(path, "w") as f:
+    tmp = "{}.{}.tmp".format(path, os.getpid())
+    with open(tmp, "w") as f:
         json.dump(data, f, indent=1, default=str)
         f.write("\n")
+    os.replace(tmp, path)
 
 
 def read_json(path: str) -> dict:

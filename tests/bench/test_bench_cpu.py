@@ -161,3 +161,50 @@ def test_alternating_rounds_compare_libraries_at_one_host_speed(monkeypatch):
     alternating, row = row_for(5)
     assert alternating == {"cuarray": 2e-3, "cupy": 2e-3}
     assert all("alternating rounds" in cell["clock"] for cell in row["libs"].values())
+
+
+def test_json_is_written_row_by_row_and_a_stopped_run_keeps_its_rows(tmp_path, capsys, monkeypatch):
+    """A run killed after its first row (a device call's time limit) leaves a readable JSON with
+    that row, marked partial; --from-json prints it and says so."""
+    path = tmp_path / "out.json"
+    real = harness._run_row
+    seen = []
+
+    def stopped_after_one(*a, **k):
+        if seen:
+            raise KeyboardInterrupt
+        seen.append(1)
+        return real(*a, **k)
+
+    monkeypatch.setattr(harness, "_run_row", stopped_after_one)
+    with pytest.raises(KeyboardInterrupt):
+        cli.main(["--quick", "--cases", "pool-churn", "--libs", "numpy", "--json", str(path)])
+    data = json.loads(path.read_text())
+    assert [r["label"] for r in data["rows"]] == ["copy"]
+    assert data["complete"] is False and data["rows_planned"] == 3 and data["versions"]
+    assert not list(tmp_path.glob("*.tmp"))
+    capsys.readouterr()
+    assert cli.main(["--from-json", str(path), "--libs", "numpy"]) == 0
+    out = capsys.readouterr().out
+    assert "partial run: 1 of 3 rows measured" in out and "| copy" in out
+
+
+def test_a_call_over_the_slow_limit_is_timed_once(monkeypatch):
+    class FakeLib:  # a GPU library whose events would report 1 ms (never read here)
+        gpu = True
+
+    calls = []
+    durations = iter([14.0, 12.0])  # the first (cold) call, then the warmed one
+
+    def host_call(lib, fn):
+        calls.append(1)
+        return next(durations), None
+
+    monkeypatch.setattr(harness, "_host_call", host_call)
+    settings = harness.Settings(quick=True)
+    cell = harness._time_events(FakeLib(), lambda: None, settings, ops=1)
+    assert len(calls) == 2 and cell["timed_once"] and cell["time_s"] == 12.0 and cell["repeats"] == 1
+    rep = {"rows": [{"label": "lsim", "size_label": "1e6", "note": "", "nbytes": None, "flops": None,
+                     "libs": {"cuarray": {"time_s": 0.01}, "cupy": cell}}]}
+    table = report.format_table(rep, ["cuarray", "cupy"])
+    assert "12 s¹" in table and "one call timed" in table
