@@ -57,6 +57,17 @@ from ._random import (
     shaped_random as shaped_random,
     shaped_reverse_arange as shaped_reverse_arange,
 )
+from ._cupy_helpers import (  # the rest of cupy.testing's public helpers
+    assert_warns as assert_warns,
+    fix_random as fix_random,
+    for_contiguous_axes as for_contiguous_axes,
+    generate_matrix as generate_matrix,
+    generate_seed as generate_seed,
+    installed as installed,
+    numpy_satisfies as numpy_satisfies,
+    shaped_linspace as shaped_linspace,
+    shaped_sparse_random as shaped_sparse_random,
+)
 from ._cupy_names import (  # CuPy's names and signatures (cupy.testing)
     for_all_dtypes_combination as for_all_dtypes_combination,
     for_CF_orders as for_CF_orders,

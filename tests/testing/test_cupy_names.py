@@ -288,3 +288,86 @@ def test_with_requires():
     assert mark.args == (False,)
     mark = testing.with_requires("no-such-package-cuarray-test")
     assert mark.args == (True,)
+
+
+# ---- the rest of cupy.testing's helpers ----------------------------------------------------------
+
+
+def test_every_public_name_of_cupy_testing_is_here():
+    """cupy.testing's public helpers (CuPy 14), the CuPy-internal test bases aside."""
+    names = ["assert_allclose", "assert_array_almost_equal", "assert_array_almost_equal_nulp",
+             "assert_array_equal", "assert_array_less", "assert_array_list_equal", "assert_array_max_ulp",
+             "multi_gpu", "slow", "assert_warns", "numpy_satisfies", "shaped_arange", "shaped_linspace",
+             "shaped_sparse_random", "shaped_random", "generate_matrix", "shaped_reverse_arange",
+             "with_requires", "installed", "for_all_dtypes", "for_all_dtypes_combination", "for_CF_orders",
+             "for_complex_dtypes", "for_contiguous_axes", "for_dtypes", "for_dtypes_combination",
+             "for_float_dtypes", "for_int_dtypes", "for_int_dtypes_combination", "for_orders",
+             "for_signed_dtypes", "for_signed_dtypes_combination", "for_unsigned_dtypes",
+             "for_unsigned_dtypes_combination", "numpy_cupy_allclose", "numpy_cupy_array_almost_equal",
+             "numpy_cupy_array_almost_equal_nulp", "numpy_cupy_array_equal", "numpy_cupy_array_less",
+             "numpy_cupy_array_list_equal", "numpy_cupy_array_max_ulp", "numpy_cupy_equal", "parameterize",
+             "product", "product_dict", "fix_random", "generate_seed"]
+    assert [n for n in names if not hasattr(testing, n)] == []
+
+
+def test_version_checks_and_assert_warns():
+    assert testing.installed("numpy>=1.0", "pytest") and not testing.installed("numpy<1.0")
+    assert not testing.installed("no-such-package-here")
+    assert testing.numpy_satisfies(">=1.0") and not testing.numpy_satisfies("<1.0")
+    import warnings
+    with testing.assert_warns(RuntimeWarning):
+        warnings.warn("x", RuntimeWarning)
+    with pytest.raises(AssertionError, match="RuntimeWarning not triggered"):
+        with testing.assert_warns(RuntimeWarning):
+            warnings.warn("x", UserWarning)
+
+
+@pytest.mark.parametrize("dtype, first, last", [("f4", -3.0, 5.0), ("u1", 0, 5), ("?", False, True)])
+def test_shaped_linspace(dtype, first, last):
+    a = testing.shaped_linspace(-3, 5, (2, 3), numpy, dtype)
+    assert a.shape == (2, 3) and a.dtype == numpy.dtype(dtype)
+    assert a.flat[0] == first and a.flat[-1] == last
+
+
+def test_generate_matrix_has_the_singular_values():
+    a = testing.generate_matrix((3, 4, 2), numpy, numpy.complex64, singular_values=[3.0, 0.5])
+    assert a.shape == (3, 4, 2) and a.dtype == numpy.complex64
+    numpy.testing.assert_allclose(numpy.linalg.svd(a, compute_uv=False), [[3.0, 0.5]] * 3, rtol=1e-5)
+    with pytest.raises(ValueError, match="negative"):
+        testing.generate_matrix((2, 2), numpy, singular_values=[-1.0])
+    with pytest.raises(TypeError):
+        testing.generate_matrix((2, 2), numpy, numpy.int32, singular_values=[1.0])
+
+
+def test_shaped_sparse_random_takes_the_module():
+    import scipy.sparse
+    m = testing.shaped_sparse_random((5, 6), scipy.sparse, numpy.float64, density=0.5, format="csr")
+    assert m.format == "csr" and m.shape == (5, 6) and m.dtype == numpy.float64 and m.nnz == 15
+
+
+def test_for_contiguous_axes_runs_each_contiguous_axis_tuple():
+    import inspect
+
+    seen = []
+
+    @testing.for_contiguous_axes()
+    def body(self, shape, order, axis):
+        seen.append((order, axis))
+
+    assert list(inspect.signature(body).parameters) == ["self", "shape", "order"]  # pytest sees no axis
+    body(None, shape=(2, 3, 4), order="C")
+    body(None, shape=(2, 3, 4), order="F")
+    assert seen == [("C", (0, 1, 2)), ("C", (1, 2)), ("C", (2,)), ("F", (0,)), ("F", (0, 1)), ("F", (0, 1, 2))]
+    with pytest.raises(ValueError, match="order"):
+        body(None, shape=(2,), order="K")
+
+
+def test_fix_random_seeds_and_restores():
+    @testing.fix_random()
+    def draw():
+        return numpy.random.random()
+
+    before = numpy.random.get_state()[1].copy()
+    assert draw() == draw()
+    numpy.testing.assert_array_equal(numpy.random.get_state()[1], before)
+    assert isinstance(testing.generate_seed(), int)
