@@ -13,6 +13,8 @@ import threading
 
 import numpy
 
+import cuarray  # the default `xp` (cuarray.testing sits above the package's routines)
+
 from ._asserts import to_host
 
 __all__ = ["shaped_random", "shaped_arange", "shaped_reverse_arange", "non_contiguous", "LAYOUTS",

@@ -371,3 +371,11 @@ def test_fix_random_seeds_and_restores():
     assert draw() == draw()
     numpy.testing.assert_array_equal(numpy.random.get_state()[1], before)
     assert isinstance(testing.generate_seed(), int)
+
+
+def test_the_default_array_module_is_cuarray():
+    """shaped_random(shape) with no `xp`, as CuPy's tests call it at collection time (the name
+    it returned was not imported: NameError)."""
+    from cuarray.testing import _random
+
+    assert _random._default_xp() is cuarray

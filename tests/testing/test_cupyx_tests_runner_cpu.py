@@ -1,0 +1,79 @@
+"""scripts/ecosystem's runner of cupyx's own SciPy tests on cuarray, on the CPU: the import aliases
+(in a child process: they change the import system), the hash sample, the junit reading and the
+comparison that charges a file cuarray cannot import with the reference's tests in it."""
+
+from __future__ import annotations
+
+import json
+import pathlib
+import subprocess
+import sys
+
+ECO = pathlib.Path(__file__).resolve().parents[2] / "scripts" / "ecosystem"
+sys.path.insert(0, str(ECO))
+
+import cupy_alias  # noqa: E402
+import cupyx_tests  # noqa: E402
+
+
+def test_cupy_names_resolve_to_cuarray_modules():
+    code = """
+import cupy_alias; cupy_alias.install()
+import cupy, cupyx.scipy.signal, cuarray, cuarray.scipy.signal
+from cupy import testing
+from cupy.cuda import runtime, driver
+from cupy_backends.cuda.api import runtime as api_runtime
+from cupy.testing._helper import skip_if_after_baseline
+g = {"cupy": cupy, "cupyx": cupyx, "testing": testing, "runtime": runtime}
+cupy_alias.rebind(g)
+assert g["cupy"] is cuarray and g["testing"] is cuarray.testing and g["runtime"] is runtime
+assert cupyx.scipy.signal.lfilter is cuarray.scipy.signal.lfilter and cupy.float32 is cuarray.float32
+assert runtime.is_hip is False and api_runtime.is_hip is False and driver.get_build_version() == 13000
+assert cuarray.__spec__.name == "cuarray"
+try:
+    import cupyx.no_such_module
+except ModuleNotFoundError as exc:
+    assert "cupyx.no_such_module" in str(exc)
+else:
+    raise AssertionError("imported a module cuarray does not have")
+print("ok")
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=str(ECO))
+    assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr
+
+
+def test_the_sample_is_a_function_of_the_test_id():
+    ids = ["signal_tests/test_x.py::test_{}".format(i) for i in range(400)]
+    kept = [i for i in ids if cupy_alias.sampled(i, 8)]
+    assert kept == [i for i in ids if cupy_alias.sampled(i, 8)] and 20 < len(kept) < 80
+    assert all(cupy_alias.sampled(i, 1) for i in ids)
+
+
+def _junit(path, cases):
+    body = "".join(cases)
+    path.write_text('<?xml version="1.0"?><testsuites><testsuite>{}</testsuite></testsuites>'.format(body))
+    return str(path)
+
+
+def test_junit_counts_and_the_comparison(tmp_path, capsys):
+    pkg = "cupyx_tests.scipy_tests."
+    ref = cupyx_tests.parse_junit(_junit(tmp_path / "cupy.xml", [
+        '<testcase classname="{}signal_tests.test_a.TestA" name="t1"/>'.format(pkg),
+        '<testcase classname="{}signal_tests.test_a.TestA" name="t2"/>'.format(pkg),
+        '<testcase classname="{}signal_tests.test_b.TestB" name="t3"/>'.format(pkg),
+        '<testcase classname="{}ndimage_tests.test_c.TestC" name="t4"><skipped/></testcase>'.format(pkg)]))
+    ours = cupyx_tests.parse_junit(_junit(tmp_path / "cu.xml", [
+        '<testcase classname="{}signal_tests.test_a.TestA" name="t1"/>'.format(pkg),
+        '<testcase classname="{}signal_tests.test_a.TestA" name="t2"><failure message="x"/></testcase>'.format(pkg),
+        '<testcase classname="" name="{}signal_tests.test_b"><error message="m">E   ImportError: no _util\n'
+        '</error></testcase>'.format(pkg)]))
+    assert ref["signal"]["passed"] == 3 and ref["ndimage"]["skipped"] == 1
+    assert ours["signal"]["passed"] == 1 and ours["signal"]["failed"] == 1
+    assert ours["signal"]["uncollected"] == [[pkg + "signal_tests.test_b", "ImportError: no _util"]]
+    a, b = tmp_path / "a.json", tmp_path / "b.json"
+    a.write_text(json.dumps({"lib": "cupy", "modules": ref}))
+    b.write_text(json.dumps({"lib": "cuarray", "modules": ours}))
+    cupyx_tests.main(["compare", str(a), str(b)])
+    out = capsys.readouterr().out
+    assert "| signal | 3 / 3 (100.0%) | 1 / 3 (33.3%) |" in out  # test_b's t3 charged to cuarray
+    assert "2 tests pass on cupy and fail on cuarray" in out and "ImportError: no _util" in out
