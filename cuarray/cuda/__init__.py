@@ -68,6 +68,7 @@ _ON_FIRST_USE = {
     "memory_snapshot": ("._snapshot", "memory_snapshot"),
     "RawKernel": (".raw", "RawKernel"),
     "RawModule": (".raw", "RawModule"),
+    "initialize": (".startup", "initialize"),
 }
 
 

@@ -13,7 +13,7 @@ next cuarray call binds the stream again.
 
 from __future__ import annotations
 
-__all__ = ["cublas", "cusolver", "cusparse", "handle", "prefetch"]
+__all__ = ["cublas", "cusolver", "cusparse", "handle", "bindings", "prefetch"]
 
 
 def cublas() -> int:
@@ -47,12 +47,20 @@ def handle(library: str) -> int:
     return get()
 
 
-def prefetch(names=None) -> None:
+def bindings(library: str):
+    """`nvmath.bindings.<library>` (a catalog name: "cufft", "cublas", ...), imported now."""
+    from .libs import _handles  # cuda/libs: loaded on the first library call, not by `import cuarray`
+
+    return _handles.nvmath_bindings(library)
+
+
+def prefetch(names=None):
     """Start importing the cuBLAS bindings in the background (`libs._handles.prefetch`), or with
-    `names` (catalog names, or ["all"]) loading those libraries' shared objects (`libs._preload`)."""
+    `names` (catalog names, or ["all"]) loading those libraries' shared objects (`libs._preload`);
+    returns the loading thread where one was started (None otherwise)."""
     from .libs import _handles, _preload  # cuda/libs: most processes never load the libraries
 
     if names is None:
         _handles.prefetch()
-    else:
-        _preload.start(names)
+        return None
+    return _preload.start(names)
