@@ -124,7 +124,18 @@ def _pick():
 
 
 def implementation() -> str:
-    """Which raw launch function runs: "native" (cuLaunchKernel from C) or "cuda.core"."""
+    """Which raw launch function runs: "native" (cuLaunchKernel from C) or "cuda.core". Without a
+    driver nothing is decided yet (the choice is made at the first launch, and is not cached from
+    a machine where none can happen): the answer is then what the first launch will choose where
+    a driver exists, as `python -m cuarray info` prints it."""
+    if _raw is None and _backend.unavailable_reason() is not None:
+        if _environ.get("CUARRAY_PURE_PYTHON_LAUNCH", "0") not in ("", "0"):
+            return "cuda.core"
+        try:
+            from . import _launchcore  # noqa: F401 (built or not: the C path needs the extension)
+        except ImportError:
+            return "cuda.core"
+        return "native"
     if _raw is None:
         _install()
     return "native" if _raw is _native and _raw is not None else "cuda.core"
