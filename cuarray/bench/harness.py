@@ -236,6 +236,9 @@ def _reason(exc: BaseException) -> str:
     text = text[0] if text else ""
     if isinstance(exc, _cases.NotAvailable):
         return "n/a: " + text
+    if isinstance(exc, ModuleNotFoundError) and exc.name:
+        # A peer's or the reference's package (SciPy for the scipy groups) not installed here.
+        return "n/a: needs {} (not installed)".format(exc.name.split(".")[0])
     if isinstance(exc, (NotImplementedError, AttributeError)):
         return "n/a: not implemented ({}: {})".format(type(exc).__name__, text)
     return "error: {}: {}".format(type(exc).__name__, text)

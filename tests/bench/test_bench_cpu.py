@@ -208,3 +208,16 @@ def test_a_call_over_the_slow_limit_is_timed_once(monkeypatch):
                      "libs": {"cuarray": {"time_s": 0.01}, "cupy": cell}}]}
     table = report.format_table(rep, ["cuarray", "cupy"])
     assert "12 s¹" in table and "one call timed" in table
+
+
+def test_a_missing_package_is_named_as_needed():
+    """Without SciPy, `--libs numpy` over the scipy groups said "error: ModuleNotFoundError: No
+    module named 'scipy'" on every row; the row now says what it needs."""
+    case = cases.Case(id="t-needs", group="t", description="needs a package", size=4)
+
+    @case.setup("numpy")
+    def _(xp, n, param):
+        import no_such_package_for_the_bench  # noqa: F401
+
+    cell = harness._run_lib(case, "numpy", 4, None, harness.Settings(quick=True, libs=["numpy"]))
+    assert cell["error"] == "n/a: needs no_such_package_for_the_bench (not installed)"
