@@ -36,7 +36,7 @@ def pytest_collection_modifyitems(config, items):
     reason = cuarray.cuda._backend.unavailable_reason()
     if reason is None:
         return
-    skip = pytest.mark.skip(reason="needs a CUDA device: {}".format(reason))
+    skip = pytest.mark.skip(reason="no CUDA device: {}".format(reason))
     for item in items:
         if "gpu" in item.keywords:
             item.add_marker(skip)

@@ -12,7 +12,7 @@ import pytest
 
 from cuarray.cuda import _backend
 
-pytestmark = [pytest.mark.gpu, pytest.mark.skipif(not _backend.is_available(), reason="needs a CUDA device")]
+pytestmark = [pytest.mark.gpu, pytest.mark.skipif(not _backend.is_available(), reason="no CUDA device: {}".format(_backend.unavailable_reason()))]
 
 _CHILD = textwrap.dedent(r"""
     import json, sys

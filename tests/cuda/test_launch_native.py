@@ -323,7 +323,7 @@ extern "C" __global__ void mix(double* out, const float* x, int a32, long long a
 
 
 @pytest.mark.gpu
-@pytest.mark.skipif(not _backend.is_available(), reason="no CUDA device")
+@pytest.mark.skipif(not _backend.is_available(), reason="no CUDA device: {}".format(_backend.unavailable_reason()))
 def test_gpu_every_argument_kind_through_the_c_path():
     import cuarray
     from cuarray.cuda.raw import RawKernel
@@ -356,7 +356,7 @@ def test_gpu_every_argument_kind_through_the_c_path():
 
 
 @pytest.mark.gpu
-@pytest.mark.skipif(not _backend.is_available(), reason="no CUDA device")
+@pytest.mark.skipif(not _backend.is_available(), reason="no CUDA device: {}".format(_backend.unavailable_reason()))
 @pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex64, np.int32, np.int64, np.bool_])
 def test_gpu_elementwise_through_the_c_path(dtype):
     import cuarray
@@ -372,7 +372,7 @@ def test_gpu_elementwise_through_the_c_path(dtype):
 
 
 @pytest.mark.gpu
-@pytest.mark.skipif(not _backend.is_available(), reason="no CUDA device")
+@pytest.mark.skipif(not _backend.is_available(), reason="no CUDA device: {}".format(_backend.unavailable_reason()))
 def test_gpu_failed_launch_raises_cuda_cores_error_and_the_context_lives_on():
     import cuarray
     from cuarray.cuda.raw import RawKernel
@@ -398,7 +398,7 @@ def test_gpu_failed_launch_raises_cuda_cores_error_and_the_context_lives_on():
 
 
 @pytest.mark.gpu
-@pytest.mark.skipif(not _backend.is_available(), reason="no CUDA device")
+@pytest.mark.skipif(not _backend.is_available(), reason="no CUDA device: {}".format(_backend.unavailable_reason()))
 def test_gpu_graph_capture_and_replay_through_the_c_path():
     import cuarray as cp
 
@@ -424,7 +424,7 @@ def test_gpu_graph_capture_and_replay_through_the_c_path():
 
 
 @pytest.mark.gpu
-@pytest.mark.skipif(not _backend.is_available(), reason="no CUDA device")
+@pytest.mark.skipif(not _backend.is_available(), reason="no CUDA device: {}".format(_backend.unavailable_reason()))
 def test_gpu_hook_sees_the_c_launches():
     import cuarray
 

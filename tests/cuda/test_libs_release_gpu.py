@@ -15,7 +15,7 @@ from cuarray.cuda import _backend
 
 pytestmark = [
     pytest.mark.gpu,
-    pytest.mark.skipif(not _backend.is_available(), reason="needs a CUDA device"),
+    pytest.mark.skipif(not _backend.is_available(), reason="no CUDA device: {}".format(_backend.unavailable_reason())),
 ]
 
 import cuarray as cp  # noqa: E402

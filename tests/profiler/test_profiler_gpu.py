@@ -19,7 +19,7 @@ from cuarray.cuda.memory_hooks import DebugPrintHook, LineProfileHook
 
 pytestmark = [
     pytest.mark.gpu,
-    pytest.mark.skipif(not _backend.is_available(), reason="needs a CUDA device"),
+    pytest.mark.skipif(not _backend.is_available(), reason="no CUDA device: {}".format(_backend.unavailable_reason())),
 ]
 
 
