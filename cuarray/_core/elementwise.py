@@ -121,7 +121,7 @@ class KernelParam:
     `runtime` (inputs only, `RUNTIME_TYPES`): the stored dtype is a kernel argument, not a
     compile-time type: the source declares a `void` pointer and an `int <name>_t` type code
     (`code`, passed right after the pointer) and loads through `cuarray::load_as`. The key leaves
-    the stored dtype out, so one kernel serves every stored dtype (issue 35: mixed-dtype ufunc
+    the stored dtype out, so one kernel serves every stored dtype (mixed-dtype ufunc
     calls); such a kernel has no vector layout.
     """
 
@@ -241,7 +241,7 @@ def _is_word(ch: str) -> bool:
 def uses_index(code: str) -> bool:
     """Whether `code` names the loop index `i` or `_ind` as a whole word (what the regex
     ``\\b(i|_ind)\\b`` finds), with string searches: compiling that regex was ~80 us of the first
-    kernel definition of every process (issue 32, the first ElementwiseKernel call)."""
+    kernel definition of every process (the first ElementwiseKernel call)."""
     for word in ("i", "_ind"):
         n = len(word)
         at = code.find(word)

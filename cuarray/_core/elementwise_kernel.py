@@ -46,7 +46,7 @@ __all__ = ["ElementwiseKernel", "parse_params", "check_kernel_name"]
 
 def _c_identifier(word: str) -> bool:
     # [A-Za-z_][A-Za-z0-9_]* with str methods: the two regexes this module compiled at import
-    # were ~230 us of a process's first ElementwiseKernel (issue 32).
+    # were ~230 us of a process's first ElementwiseKernel.
     return word.isascii() and word.isidentifier()
 
 

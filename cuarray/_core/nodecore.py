@@ -9,7 +9,7 @@ import os
 
 __all__ = ["native", "record_base", "leaf_class"]
 
-# What these sources use of `_nodecore` (a build made from older sources lacks some: main's before issue 57).
+# What these sources use of `_nodecore` (a build made from older sources lacks some).
 _NEEDS = ("NodeFields", "TraceFields", "LazyFields", "StateFields", "Live", "memos_cleared", "configure_lazy",
           "configure_trace", "traced_call_operator", "reduce_operator", "UfuncCall", "bind_binary",
           "record_class", "elementwise_run", "LazyBlock", "leaf_class")

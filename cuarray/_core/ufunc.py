@@ -44,7 +44,7 @@ _BOOL = numpy.dtype(bool)
 # Mixed-dtype calls (an input stored in another dtype than its loop's: int16 + float32 runs the
 # 'ff->f' loop) of up to this many elements run a kernel shared by every stored dtype of those
 # inputs, which it loads through a runtime type code (elementwise.KernelParam's `runtime`): one
-# NVRTC compile per (op, loop, layout) instead of one per input dtype pair (issue 35). Larger calls
+# NVRTC compile per (op, loop, layout) instead of one per input dtype pair. Larger calls
 # keep the kernel specialised on the stored dtypes: it has the vector layout, and its loads are
 # not behind a switch (docs/perf-notes.md, "Compile count on varied data": the prediction, and
 # scripts/perf/mixed_dtype_kernels.py, which measures both). `_set_shared_limit` changes it.

@@ -180,7 +180,7 @@ def _fft_full(a: ndarray, w: ndarray, start: int, length: int, out_dt) -> ndarra
 
 
 # (dtype of a, dtype of v) -> (result dtype, compute dtype): numpy.result_type and the checks once
-# a pair, not each call (the host path of a short convolve is what its time is: issue 52).
+# a pair, not each call (the host path of a short convolve is what its time is).
 _dtype_pairs: dict = {}
 
 
@@ -240,7 +240,7 @@ def _correlate_full_slice(a, w, start, length, out_dt):
 # (na, nv, mode, compute dtype, result dtype) -> DirectPlan, for operands whose shorter has fewer
 # than FFT_MIN_SHORT samples: the direct route whatever the dtype, decided by constants alone (the
 # FFT routes ask `fft_convolve.use_blocks`, whose threshold tests change, so they are decided each
-# call). Issue 52's convolve[k=15] row was host-bound; on the fake device (scripts/perf/
+# call). The convolve[k=15] bench row was host-bound; on the fake device (scripts/perf/
 # convolve_host.py) reading the kernel in place (no reversed copy: one launch, not two) and this
 # memo took convolve(x, w, 'same') from 152 Python calls and ~20 us to 41 and ~5 us.
 _plans: dict = {}

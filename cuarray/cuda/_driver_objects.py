@@ -4,8 +4,8 @@ and `LaunchConfig`. They are what `launch.enqueue` and the C launcher (`_native/
 reads `.handle`, `.grid`, `.block`, `.shmem_size`, `.cluster`, `.is_cooperative` and
 `.programmatic_stream_serialization`) see.
 
-Why not cuda.core's: its import is 155-200 ms of Python that holds the GIL (measured on the H100,
-issue 51), which every process paid before its first upload, while a first upload, kernel load
+Why not cuda.core's: its import is 155-200 ms of Python that holds the GIL (measured on the H100),
+which every process paid before its first upload, while a first upload, kernel load
 and launch need only cuInit, the primary context, cuMemAlloc/cuMemcpy, cuLibraryLoadData and
 cuLaunchKernel. cuda.core is imported lazily where a feature needs it (NVRTC's Program, graphs,
 user-created streams' options, kernel attributes), and each object here turns into its cuda.core

@@ -163,8 +163,8 @@ def _headers_digest(path: str) -> str:
     """Hash of every file under a registered header directory (names and contents).
 
     Hashing the contents (cuarray's own templates: 18 files, 176 KB) took ~0.9 ms of every
-    process's first kernel, most of the first call of an ElementwiseKernel with a warm disk cache
-    (issue 32). The result is kept in the disk cache under a key made of the files' names, sizes
+    process's first kernel, most of the first call of an ElementwiseKernel with a warm disk cache.
+    The result is kept in the disk cache under a key made of the files' names, sizes
     and modification times (as `_toolchain_id` names libnvrtc), so a later process stats the files
     and reads one small entry; an edited, added or removed file changes the stamps and is hashed
     again, and the digest itself (hence every kernel's key) stays a hash of the contents."""
@@ -220,7 +220,7 @@ def _nvrtc_wheel_file() -> str | None:
 
 def _core_version() -> str:
     """cuda.core's version (it builds NVRTC's options) without importing it: a process whose kernels
-    are all in the disk cache never needs cuda.core (its import is 155-200 ms, issue 51). Read from
+    are all in the disk cache never needs cuda.core (its import is 155-200 ms). Read from
     its `_version.py` (found by the import system, not run), else the installed distribution's
     metadata; "?" when neither says."""
     try:

@@ -4,7 +4,7 @@
 `_core_device()` makes the device's primary context current in the calling thread, through the
 driver alone (`_Context`: cuDevicePrimaryCtxRetain once per process, cuCtxSetCurrent once per
 thread): no cuda.core import on the way to a first upload or launch (its import is 155-200 ms of
-Python holding the GIL, measured on the H100, issue 51). `core_device()` is cuda.core's Device, made
+Python holding the GIL, measured on the H100). `core_device()` is cuda.core's Device, made
 current in the thread once, for the features that need cuda.core (stream options, device name).
 
 Threads (docs/runtime.md, "Threads and processes"): the current device is per thread (a thread
@@ -170,7 +170,7 @@ def _init_overlapped(device_id: int) -> None:
     Both run inside the driver, which cuda.bindings calls without the GIL (~100-200 ms on an H100
     box, docs/perf-notes.md), so a Python import in another thread overlaps them. The first use
     itself needs no cuda.core (contexts, streams, copies, kernel loads and launches go through
-    cuda.bindings' driver module; until issue 51 every process imported cuda.core here, 155-200 ms
+    cuda.bindings' driver module; importing cuda.core here cost every process 155-200 ms
     of Python its first upload waited for). Only where the kernel disk cache is empty, so that the
     first kernel will be compiled with NVRTC through cuda.core's Program, does a thread import
     cuda.core here, overlapping the driver's work as before. With CUARRAY_PREFETCH_LIBS=1 the

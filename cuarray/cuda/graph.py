@@ -129,7 +129,7 @@ class CUDAGraph:
         s = _stream.get_current_stream() if stream is None else stream
         _stream.core_stream(s)  # its device's context current in this thread
         launch = _launch.graph_launcher()
-        if launch is not None:  # (cuGraphLaunch from C: a lazy loop body's replay is this call, issue 57)
+        if launch is not None:  # (cuGraphLaunch from C: a lazy loop body's replay is this call)
             status = launch(self._exec_handle, s.ptr)
             if status:  # (the error cuda.bindings' call would give: `check` of its CUresult)
                 _backend.check((_backend.driver().CUresult(status),))

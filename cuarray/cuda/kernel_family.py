@@ -286,7 +286,7 @@ class KernelFamily:
         """`get(*specs)[specs.index(spec)]` without the others: the module is the same one (every
         spec compiled together, one cache key), but only `spec` is looked up in it and gets a
         launcher. For a module of many kernels used one at a time (cuarray.random's core module:
-        a first draw built 31 launchers and looked up 31 kernels for one, issue 51)."""
+        a first draw built 31 launchers and looked up 31 kernels for one)."""
         key = (self, specs, options, variant, _device.get_device_id(), spec)
         k = _cache.get(key)
         if k is None:

@@ -68,7 +68,7 @@ class Stream:
             self.device_id = -1  # the default streams exist on every device
             return
         # Through the driver, not cuda.core: a program's first user stream would import cuda.core
-        # (100-200 ms) where nothing else needs it (issue 51; the streams-workspace bench row).
+        # (100-200 ms) where nothing else needs it (the streams-workspace bench row).
         dev = _device.get_device_id()
         _device._core_device(dev)
         self._cs = _driver_objects.new_stream(dev, bool(non_blocking), priority)

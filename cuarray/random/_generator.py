@@ -23,7 +23,7 @@ _NP = numpy.random.Generator(numpy.random.PCG64(0))  # validates scalar paramete
 
 def _perm():
     # _permutation brings sorting, scans and take_along_axis: 14 of the 35-40 ms that `import
-    # cuarray.random` took on a CPU box, which a process's first draw does not need (issue 51)
+    # cuarray.random` took on a CPU box, which a process's first draw does not need
     from . import _permutation  # import time: see above
 
     return _permutation

@@ -112,7 +112,7 @@ def multivariate_normal(gen, mean, cov, size, check_valid, tol, method):
     k = mean.shape[0]
     x = gen.standard_normal((() if dims is None else dims) + (k,))
     cov = cov.astype(float64)
-    # linalg costs 30-70 ms of a first `default_rng()` that never factors a matrix (issue 51):
+    # linalg costs 30-70 ms of a first `default_rng()` that never factors a matrix:
     from ..linalg._decomp import cholesky, eigh  # import time: see above
     from ..linalg._svd import svd  # import time: see above
 

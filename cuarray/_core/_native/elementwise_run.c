@@ -11,7 +11,7 @@
    ways on the fake device.
 
    Why: the step's Python, ~2 us of host time a launch on the H200's host, is the largest piece of
-   a cached 10-node chain's evaluation after the driver's own cuLaunchKernel (issue 57;
+   a cached 10-node chain's evaluation after the driver's own cuLaunchKernel (
    docs/perf-notes.md, "Lazy mode's host cost"). */
 #include "lazyops.h"
 

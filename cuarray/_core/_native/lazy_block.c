@@ -11,7 +11,7 @@
    tests/_core/test_fusion_lazy_block_cpu.py runs blocks of every kind both ways.
 
    Why: a block's entry and exit were ~12.8k instructions of Python (callgrind, device stubbed),
-   1.4 us of host time on the H200's host, at every evaluation of a loop body (issue 57: a cached
+   1.4 us of host time on the H200's host, at every evaluation of a loop body (a cached
    10-node chain's evaluation is ~14 us there, against a target of 10). */
 #include "lazyops.h"
 

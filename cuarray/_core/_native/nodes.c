@@ -349,7 +349,7 @@ done:
 
 /* `cost` of a ufunc node: 1 + the cost of each operand not computed yet (new reference). Summed
    as C integers: PyNumber_Add on each operand's cost took ~1.7k instructions of a replayed
-   seed-logreg step (issue 57; callgrind, device stubbed). */
+   seed-logreg step (callgrind, device stubbed). */
 static PyObject *ufunc_cost(NodeFields **operands, Py_ssize_t count) {
     Py_ssize_t c = 1;
     for (Py_ssize_t i = 0; i < count && c > 0; i++) {

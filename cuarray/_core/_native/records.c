@@ -5,7 +5,7 @@
    The class keeps its field names as `_fields`: a C reader checks them once, where it is configured.
 
    Why: steady.c reads and writes a replayed step's plan, graph entry and evaluation log ~45 times
-   a step; as attributes that was ~8k of the step's 170k instructions (callgrind, stubbed; issue 57). */
+   a step; as attributes that was ~8k of the step's 170k instructions (callgrind, stubbed). */
 #include <stdio.h>
 
 #include "lazyops.h"

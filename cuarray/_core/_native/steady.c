@@ -18,7 +18,7 @@
 
    Why: the general path is ten Python functions a step. On the H100's host, the end of the
    seed-logreg body (planning confirmed, replay decided, graph launched, noted) took 17-18 us of a
-   39 us step (issue 57; docs/perf-notes.md, "Lazy mode's host cost"). */
+   39 us step (docs/perf-notes.md, "Lazy mode's host cost"). */
 #include "lazyops.h"
 
 /* configure_steady's objects, in this order */
@@ -202,7 +202,7 @@ static int next_graph(Owned *own, PyObject *ent, PyObject *values) {
 /* `graph.replay(stream)` (a CUDAGraph, the entry's stream: the current one) as `CUDAGraph.replay` makes
    it where the launch is in C: the device's context current in this thread (`current_core_stream`),
    then cuGraphLaunch of its exec handle on the stream's pointer through `launch.graph_launcher()`'s
-   function, without the method's Python (~0.3 us a replay on the H200's host, issue 57). The method
+   function, without the method's Python (~0.3 us a replay on the H200's host). The method
    itself where there is no C launcher, the graph is a stand-in, or the launch failed: it launches
    again or raises the driver's error (a failed launch enqueued nothing). 0, or -1 with an error set. */
 static int replay_graph(PyObject *graph, PyObject *stream) {

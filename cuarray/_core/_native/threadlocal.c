@@ -1,6 +1,6 @@
 /* Thread-local state read and written from C: lazy mode's thread state, the attributes of a
    `threading.local` (cuda/_native/tls_dict.h: the thread's own dict kept per thread, ~490
-   instructions a read less; a replayed seed-logreg step made 20 of them, issue 57), and
+   instructions a read less; a replayed seed-logreg step made 20 of them), and
    `tracing.install` / `uninstall` (the tracer switch every `with lazy():` block makes twice). */
 #include <string.h>
 

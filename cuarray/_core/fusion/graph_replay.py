@@ -185,7 +185,7 @@ def run(prog, values):
     if facts[3] or not _replay.pays(facts[0], 0):
         # Never replayed, whatever its inputs (a step not capturable, nothing launched): no input
         # signature is made for `explain()`, which says why from the Program alone (a 10-node chain
-        # paid ~1 us an evaluation for the question: issue 57).
+        # paid ~1 us an evaluation for the question).
         lg.sig, lg.why, lg.outs = (values, ()), facts[4], None
         one = prog.one  # (`Program.run`'s one-kernel case inline: the commonest Program of a loop body)
         return [one.run(values)] if one is not None else prog.run(values)

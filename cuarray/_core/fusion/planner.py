@@ -449,7 +449,7 @@ def plan_traced(trace, outputs, plans=None):
     """(Program, input values) for `outputs`, all recorded in `trace` (`trace.Trace`): the key
     was built with the graph, so a hit costs one dictionary look-up of it, or with `plans` (the
     thread's `plans.Plans`) where the structure is the predicted one, an equality test of the
-    entries (0.8 -> 0.3 us for a 10-node chain, stubbed: issue 57). A prediction holds only
+    entries (0.8 -> 0.3 us for a 10-node chain, stubbed). A prediction holds only
     while the plan cache it came from is the one in use and not cleared since (`clear`), so a
     test that swaps the cache out plans afresh."""
     n = outputs[0] if len(outputs) == 1 else None  # (one output recorded here: `positions` inline)

@@ -2,7 +2,7 @@
 (`planner.plan_traced`'s `plans`; lazy mode keeps one `Plans` per thread, `lazy_mode._State.plans`).
 
 A loop body builds the same graphs step after step. Finding each evaluation's Program by hashing
-its structure key and looking it up costs ~0.5 us for a 10-node chain (stubbed, issue 57); the
+its structure key and looking it up costs ~0.5 us for a 10-node chain (stubbed); the
 Program predicted (the one that followed the last evaluation last time, else the last one again)
 is confirmed instead by an equality test of the trace's entries against the ones it was planned
 from, most of them the same objects (the C records append the predicted entries where equal:

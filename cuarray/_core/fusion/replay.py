@@ -45,7 +45,7 @@ KEEP = 16  # evaluations kept per thread for `explain()`
 # What a replay saves, in kernel launches' host time: the launches it replaces, less its graph launch
 # and its copies in (`pays`). cuGraphLaunch of a captured graph costs the host about half a kernel
 # launch through the C enqueue: a one-kernel graph 1.5-2.4 us against cuLaunchKernel's 3.7-4.6 us of
-# the same kernel, the same H200 host and process (issue 57; docs/perf-notes.md,
+# the same kernel, the same H200 host and process (docs/perf-notes.md,
 # "Lazy mode's host cost"), so a body of one fused kernel pays (a cached 10-node chain: 8.9 us an
 # evaluation replayed against 10.6 run).
 GRAPH_LAUNCH = 0.5
@@ -64,7 +64,7 @@ MAX_GRAPH_BYTES = 64 << 20
 # launches its copy on the current stream).
 CAPTURABLE = frozenset(("elementwise", "reduction", "eager-ufunc", "product", "epilogue", "view"))
 # What a step's launch costs the host, counted in kernel launches: a view launches nothing; a cuBLAS
-# call (GEMM, GEMV, cuBLASLt with an epilogue) costs several. Measured on the H100 hosts (issue 57):
+# call (GEMM, GEMV, cuBLASLt with an epilogue) costs several. Measured on the H100 hosts:
 # one cublasLtMatmul took 9-20 us of host time whatever its algorithm, a kernel launch through the C
 # enqueue 4.3-4.6 us, so a loop body of one GEMM saves more host time than its graph launch costs.
 LAUNCHES = {"view": 0, "product": 3, "epilogue": 3}

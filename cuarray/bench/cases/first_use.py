@@ -44,7 +44,7 @@ hx = rng.random(n)
 
 # No device call before the clock (tests/bench/test_first_use_child_cpu.py): CuPy's `Device()` runs
 # cudaGetDevice, which initialises the driver (cuInit); in the prelude it kept CuPy's cuInit out of
-# `upload` while cuarray's (its `Device()` touches no driver) was in (issue 51). cudaDeviceSynchronize
+# `upload` while cuarray's (its `Device()` touches no driver) was in. cudaDeviceSynchronize
 # is what CuPy's `Device().synchronize()` runs on the current device.
 _PRE = {
     "cuarray": "import cuarray as xp\nsync = xp.cuda.Device().synchronize\n",

@@ -1,9 +1,9 @@
-"""scipy.interpolate cases (issue 53, group "interpolate"): cuarray.scipy.interpolate against
+"""scipy.interpolate cases (group "interpolate"): cuarray.scipy.interpolate against
 cupyx.scipy.interpolate and SciPy on the host ("numpy" column) in the same run.
 
 - interp1d-linear: interp1d(x, y, bounds_error=False) on 1e4 knots at 1e7 float64 points, with
   --quick too (bytes: one read of the points and one write of the values: the fraction of the copy
-  rate, issue 53's target >= 0.7, is the row's point; at 1e6 points the host's call time, ~0.1 ms,
+  rate, its target >= 0.7 (docs/bench-targets.md), is the row's point; at 1e6 points the host's call time, ~0.1 ms,
   would hide the kernel's ~5 us of traffic).
 - cubicspline-build: CubicSpline on 1e6 knots (quick: 1e5; the slopes' tridiagonal solve and
   coefficients). make-interp-spline: make_interp_spline(x, y, k=3) on 1e6 points (quick: 1e5).

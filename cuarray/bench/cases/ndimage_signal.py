@@ -1,4 +1,4 @@
-"""ndimage/signal cases (issue 31, group "ndimage-signal"), cuarray.scipy against cupyx.scipy in
+"""ndimage/signal cases (group "ndimage-signal"), cuarray.scipy against cupyx.scipy in
 the same run. ndimage: `gaussian_filter` sigma=4 (truncate 4: 33 taps per axis) of a 4096^2 float32
 image and a 256^3 volume, `median_filter` 5x5 of a 4096^2 image and 35x35 of a 1024^2 one,
 `map_coordinates` order 3 at 2048^2 points, `zoom` x2 of a 256^3 volume, `label` of a random 4096^2 mask, `distance_transform_edt` of a

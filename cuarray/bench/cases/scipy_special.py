@@ -1,4 +1,4 @@
-"""cuarray.scipy cases (group `scipy`, issue 30): special functions on 256 Mi elements and SciPy
+"""cuarray.scipy cases (group `scipy`): special functions on 256 Mi elements and SciPy
 linear algebra at 4096 float64.
 
 - scipy-special: erf, gammaln, i0e, ndtri, expit on 256 Mi float32 / float64 values in (0, 1)

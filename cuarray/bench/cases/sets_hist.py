@@ -1,4 +1,4 @@
-"""Searching, sets, counting, histograms and percentiles (issue 12): unique of 64 Mi int32 with
+"""Searching, sets, counting, histograms and percentiles: unique of 64 Mi int32 with
 1 Mi distinct values, searchsorted of 1e7 queries into 1e6 sorted float32, bincount of 1e8 int64
 into 1000 bins, histogram of 1e8 float32 into 100 bins (range from the data), percentile
 (10, 50, 90) of 1e8 float32. Bytes counted: the inputs read once (the floor of any method).

@@ -1,4 +1,4 @@
-"""Shapes real programs make (issue 32, docs/bench-targets.md, group `shapes`): reductions over a
+"""Shapes real programs make (docs/bench-targets.md, group `shapes`): reductions over a
 short axis with many rows (contiguous and strided, nan-variants, argmax, var), a short kept axis
 with a long reduced one, the middle axes of a 3-D array, and four row-wise programs written as a
 NumPy user writes them: softmax over 10 classes, centring columns, k-means' distance step and one

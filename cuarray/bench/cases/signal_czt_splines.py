@@ -1,4 +1,4 @@
-"""Signal cases of issue 52 (group "signal"): `czt` (the default spiral, the unit circle: one m-point
+"""Signal cases (group "signal"): `czt` (the default spiral, the unit circle: one m-point
 FFT of the input; other spirals: Bluestein's three FFTs of a 7-smooth length >= 2n - 1),
 `cspline1d` (two first-order recursions as the parallel lfilter scan, and one weighted sum) of
 float64 signals of n samples, cuarray against cupyx.scipy.signal and SciPy on the host ("numpy"

@@ -1,4 +1,4 @@
-"""Signal cases of issue 52 (group "signal"): `lfilter` of an order-8 IIR filter along a batch of
+"""Signal cases (group "signal"): `lfilter` of an order-8 IIR filter along a batch of
 1024 float64 signals of 1e5 samples, `sosfilt` (4 sections, the same order) at the same size,
 `freqz` of an order-8 IIR filter at 1e6 frequencies, and `lsim` of an order-10 single-input system
 over 1e6 steps (float64). cuarray.scipy.signal against cupyx.scipy.signal in the same run, and

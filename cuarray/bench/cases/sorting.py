@@ -1,4 +1,4 @@
-"""Sorting (issue 12): sort and argsort of 64 Mi float32, sort of 64 Mi int64 (full-range random
+"""Sorting: sort and argsort of 64 Mi float32, sort of 64 Mi int64 (full-range random
 keys: no digit pass can be skipped), sort(axis=-1) of 16384 x 4096 float32 (rows sorted by one
 block each). Bytes counted: the radix bound, passes x (read + write) of keys (and argsort's
 int32 positions) plus the histogram read (and argsort's position fill and int64 widening): 36 B

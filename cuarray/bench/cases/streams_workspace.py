@@ -1,4 +1,4 @@
-"""`streams-workspace`: memory that the math libraries keep per stream (issue 27).
+"""`streams-workspace`: memory that the math libraries keep per stream.
 
 In a fresh process: one small matmul (64 x 64 float32), FFT (1024 complex64) and solve (32 x 32
 float64) on each of 16 streams, then the results dropped and `free_all_blocks(stream=s)` for each

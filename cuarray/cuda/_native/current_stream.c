@@ -10,7 +10,7 @@
    without it).
 
    Why: ~2.4k instructions in Python a launch (two `threading.local` reads of ~490 each, the rest
-   the frame), a part of every eager launch and of a cached lazy evaluation's (issue 57). */
+   the frame), a part of every eager launch and of a cached lazy evaluation's. */
 #include "poolcore.h"
 #include "tls_dict.h"
 

@@ -9,7 +9,7 @@
    allocates both ways).
 
    Why: the method's Python, ~4.9k instructions of a cached 10-node lazy evaluation's ~66k, and a
-   part of every eager operation's allocation (issue 57; docs/perf-notes.md, "The memory pool"). */
+   part of every eager operation's allocation (docs/perf-notes.md, "The memory pool"). */
 #include "poolcore.h"
 
 /* configure_malloc's: memory.SMALL_LIMIT */

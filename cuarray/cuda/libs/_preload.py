@@ -1,5 +1,5 @@
 """Load math libraries' shared objects in a background thread, without holding the GIL (opt-in,
-for measurement: ``CUARRAY_PREFETCH_LIBS=cufft,cublasLt`` or ``=all``; issue 51).
+for measurement: ``CUARRAY_PREFETCH_LIBS=cufft,cublasLt`` or ``=all``).
 
 Why: a first library call pays the library's ``dlopen`` (relocating 100-450 MB objects), which
 CuPy and PyTorch pay inside ``import`` where the cold-start rows do not time it. Started at the

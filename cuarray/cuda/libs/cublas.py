@@ -7,7 +7,7 @@ current stream and its workspace) with `bindings()`.
 Conventions (cuBLAS's): matrices are column-major, pointers are ints, `op` is 'N', 'T' or 'C'.
 Pointer mode is HOST: alpha and beta are host scalars, kept alive here per dtype.
 
-Host cost matters (CuPy spends ~140 us of host time per small matmul, issue 5075): the hot path
+Host cost matters (CuPy spends ~140 us of host time per small matmul, CuPy issue 5075): the hot path
 is one thread-local look-up, a stream and generation comparison and one binding call.
 `cublasSetStream` also resets the workspace to cuBLAS's own pool, so the two calls are made only
 when this handle's stream (or its workspace) changes (same effect as setting both on every call).

@@ -1,7 +1,7 @@
 // cuarray/load_as.cuh: loads an operand whose stored type is a kernel argument (a type code), not
 // a compile-time type. One kernel then serves every stored dtype of a ufunc input that is
 // converted to the loop's type on load (int16 + float32 -> the 'ff->f' loop: the int16 operand),
-// instead of one kernel per input dtype (issue 35, "compile less on varied data";
+// instead of one kernel per input dtype ("compile less on varied data";
 // cuarray/_core/elementwise.py, KernelParam's `runtime`). The code is the same for every thread
 // of a launch, so the switch never diverges within a warp.
 //
