@@ -380,7 +380,18 @@ def test_aaa_float32_inf_nan_duplicates_few_points(host_interpolate):
     for g, r in [(got.weights, ref.weights), (got.errors, ref.errors), (got.support_points, ref.support_points),
                  (got(np.float32(0.3)), ref(np.float32(0.3))), (got(0.3), ref(0.3))]:
         assert np.asarray(g).dtype == r.dtype
-    assert sorted(np.asarray(got.support_points).tolist()) == sorted(ref.support_points.tolist())
+    # The greedy choices agree while a step's largest errors are apart by more than float32's
+    # rounding of |f - r| (f ~ 1: a few eps); the fourth step is a three-way tie within 4e-7 of
+    # 2.98e-4 (0.0452, 0.0553, 0.0352: float64 arithmetic picks 0.0553, SciPy's float32 0.0452, and
+    # which one a float32 run picks follows its BLAS's rounding), so any point of that tie is SciPy's
+    # choice up to rounding.
+    got_points, ref_points = np.asarray(got.support_points).tolist(), ref.support_points.tolist()
+    assert got_points[:3] == ref_points[:3] and len(got_points) == len(ref_points) == 4
+    with np.errstate(all="ignore"):
+        step = si.AAA(z32, np.exp(z32), max_terms=3)
+        err = np.abs(np.exp(z32) - step(z32))
+    tied = z32[err >= err.max() - 4 * np.finfo(np.float32).eps * np.exp(z32).max()].tolist()
+    assert len(tied) >= 2 and ref_points[3] in tied and got_points[3] in tied
     x, y = np.array([0.0, 1, 2, 3, 1]), np.array([1.0, 2, np.inf, 4, 2])  # a non-finite value, a duplicate
     ref, got = _aaa_pair(host_interpolate, x, y)
     close(got.support_points, ref.support_points, 0)
