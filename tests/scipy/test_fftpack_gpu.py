@@ -176,6 +176,7 @@ def test_python_lists_are_taken():
     _check(cf.rfft((1, 2, 3, 4)), sf.rfft((1, 2, 3, 4)), "rfft of a tuple")
     _check(cf.dct([[1.0, 2.0], [3.0, 5.0]]), sf.dct([[1.0, 2.0], [3.0, 5.0]]), "dct of a nested list")
     _check(cf.diff([1.0, 2.0, 0.5, 4.0]), sf.diff([1.0, 2.0, 0.5, 4.0]), "diff of a list")
+    _check(cf.fftshift([1, 2, 3, 4, 5]), sf.fftshift([1, 2, 3, 4, 5]), "fftshift of a list")
     with pytest.raises(TypeError, match="cuarray.asarray"):
         cf.fft(np.ones(4))
 

@@ -8,6 +8,7 @@ import operator
 
 import numpy
 
+from ..._core.host_input import as_literal_or_array
 from ..._creation.ranges import arange
 from ...fft import fftfreq as _fftfreq
 from ...fft import fftshift as _fftshift
@@ -55,7 +56,7 @@ def fftshift(x, axes=None):
     >>> fftpack.fftshift(cuarray.arange(5))
     array([3, 4, 0, 1, 2])
     """
-    return _fftshift(x, axes)
+    return _fftshift(as_literal_or_array(x, "scipy.fftpack.fftshift"), axes)
 
 
 def ifftshift(x, axes=None):
@@ -68,7 +69,7 @@ def ifftshift(x, axes=None):
     >>> fftpack.ifftshift(cuarray.arange(5))
     array([2, 3, 4, 0, 1])
     """
-    return _ifftshift(x, axes)
+    return _ifftshift(as_literal_or_array(x, "scipy.fftpack.ifftshift"), axes)
 
 
 def _regular(n: int) -> bool:

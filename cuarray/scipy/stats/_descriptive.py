@@ -13,7 +13,6 @@ import numpy
 from ..._math.misc import abs as abs_
 from ..._logic.truth import any as any_
 from ..._creation.ranges import arange
-from ..._creation.from_data import asarray
 from ..._manipulation.joining import concatenate, stack
 from ..._creation.basic import full
 from ..._creation.basic import empty
