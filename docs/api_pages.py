@@ -44,6 +44,8 @@ NAMESPACES = [
     ("cuarray.scipy.signal.windows", "cuarray.scipy.signal.windows", "scipy.signal.windows."),
     ("cuarray.scipy.interpolate", "cuarray.scipy.interpolate", "scipy.interpolate."),
     ("cuarray.scipy.fft", "cuarray.scipy.fft", "scipy.fft."),
+    ("cuarray.scipy.fftpack", "cuarray.scipy.fftpack", "scipy.fftpack (legacy) over cuFFT."),
+    ("cuarray.scipy.fftpack.convolve", "cuarray.scipy.fftpack.convolve", "scipy.fftpack.convolve."),
     ("cuarray.scipy.spatial", "cuarray.scipy.spatial", "scipy.spatial: KDTree, ConvexHull, Delaunay, Voronoi, SphericalVoronoi, HalfspaceIntersection, Rectangle, the plot helpers and the module's helpers."),
     ("cuarray.scipy.spatial.distance", "cuarray.scipy.spatial.distance", "scipy.spatial.distance."),
     ("cuarray.scipy.spatial.transform", "cuarray.scipy.spatial.transform", "scipy.spatial.transform."),

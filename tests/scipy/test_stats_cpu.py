@@ -28,6 +28,11 @@ CASES = {
     "pearsonr-method": lambda m, c: m.pearsonr(c(X), c(X), method="exact"),
     "spearmanr-alternative": lambda m, c: m.spearmanr(c(X), c(X), alternative="x"),
     "entropy-base": lambda m, c: m.entropy(c(X), base=-1),
+    "entropy-shapes": lambda m, c: m.entropy(c(np.ones((3, 2))), c(np.ones((2, 2)))),
+    "entropy-axis": lambda m, c: m.entropy(c(np.ones((3, 2))), axis=2),
+    "entropy-axis-qk": lambda m, c: m.entropy(c(np.ones((3, 2))), c(np.ones(2)), axis=-3),
+    "entropy-complex-qk": lambda m, c: m.entropy(c(X), c(X + 1j)),
+    "trim_mean-too-big": lambda m, c: m.trim_mean(c(np.arange(11.0)), 0.6),
     "rankdata-method": lambda m, c: m.rankdata(c(X), method="x"),
     "pmean-p": lambda m, c: m.pmean(c(X), "1"),
 }

@@ -33,7 +33,7 @@ def _h(f):
 @pytest.fixture
 def numpy_ks(monkeypatch):
     names = {
-        "as_array": lambda x, fn: np.asarray(x).view(_H), "full": _h(np.full), "asarray": _h(np.asarray),
+        "as_literal_or_array": lambda x, fn: np.asarray(x).view(_H), "full": _h(np.full), "asarray": _h(np.asarray),
         "isnan": _h(np.isnan), "take": _h(np.take), "take_along_axis": _h(np.take_along_axis),
         "concatenate": _h(np.concatenate), "moveaxis": _h(np.moveaxis), "cumsum": _h(np.cumsum),
         "where": _h(np.where), "argmax": _h(np.argmax), "argmin": _h(np.argmin), "argsort": _h(np.argsort),

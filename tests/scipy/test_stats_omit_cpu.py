@@ -30,7 +30,7 @@ def _h(x):
 def numpy_omit():
     """`_omit` with NumPy in place of cuarray's routines (a private copy: cuarray's is untouched)."""
     return host_module(_omit, {
-        "as_array": lambda x, fn: x, "empty": np.empty, "asarray": np.asarray, "isnan": np.isnan,
+        "as_literal_or_array": lambda x, fn: x, "empty": np.empty, "asarray": np.asarray, "isnan": np.isnan,
         "take": np.take, "take_along_axis": np.take_along_axis, "broadcast_to": np.broadcast_to,
         "expand_dims": np.expand_dims, "concatenate": np.concatenate, "moveaxis": np.moveaxis,
         "argsort": np.argsort, "sum_": lambda *a, **k: _h(np.sum(*a, **k)), "any_": lambda *a, **k: _h(np.any(*a, **k)),

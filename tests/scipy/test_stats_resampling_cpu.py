@@ -111,7 +111,7 @@ def numpy_tests():
 
     from cuarray.scipy.stats import _omit, _rank_tests, _ttests
     names = {
-        "as_array": lambda x, fn: np.asarray(x).view(_H), "as_parameter": lambda x, fn: np.asarray(x),
+        "as_literal_or_array": lambda x, fn: np.asarray(x).view(_H), "as_parameter": lambda x, fn: np.asarray(x),
         "isnan": _h(np.isnan), "any_": _h(np.any), "full": _h(np.full), "broadcast_to": _h(np.broadcast_to),
         "expand_dims": _h(np.expand_dims), "concatenate": _h(np.concatenate), "moveaxis": _h(np.moveaxis),
         "sort": _h(np.sort), "sqrt": _h(np.sqrt), "sum_": _h(np.sum), "where": _h(np.where), "mean": _h(np.mean),

@@ -28,7 +28,7 @@ def _h(f):
 @pytest.fixture
 def numpy_spearman(monkeypatch):
     names = {
-        "as_array": lambda x, fn: np.asarray(x).view(_H), "full": _h(np.full), "asarray": _h(np.asarray),
+        "as_literal_or_array": lambda x, fn: np.asarray(x).view(_H), "full": _h(np.full), "asarray": _h(np.asarray),
         "take": _h(np.take), "isnan": _h(np.isnan), "any_": _h(np.any), "all_": _h(np.all),
         "concatenate": _h(np.concatenate), "sqrt": _h(np.sqrt), "sum_": _h(np.sum), "where": _h(np.where),
         "mean": _h(np.mean), "stdtr": _h(special.stdtr), "abs_": _h(np.abs), "empty": _h(np.empty),

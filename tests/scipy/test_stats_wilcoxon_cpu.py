@@ -35,7 +35,7 @@ def _h(f):
 @pytest.fixture
 def numpy_wx(monkeypatch):
     names = {
-        "as_array": lambda x, fn: np.asarray(x).view(_H), "full": _h(np.full), "asarray": _h(np.asarray),
+        "as_literal_or_array": lambda x, fn: np.asarray(x).view(_H), "full": _h(np.full), "asarray": _h(np.asarray),
         "isnan": _h(np.isnan), "take": _h(np.take), "take_along_axis": _h(np.take_along_axis),
         "moveaxis": _h(np.moveaxis), "where": _h(np.where), "argsort": _h(np.argsort), "any_": _h(np.any),
         "sum_": _h(np.sum), "broadcast_to": _h(np.broadcast_to), "matmul": _h(np.matmul), "abs_": _h(np.abs),

@@ -48,7 +48,7 @@ class AAA:
         max_terms = operator.index(max_terms)
         if max_terms < 1:
             raise ValueError("`max_terms` must be an integer value greater than or equal to one.")
-        z, f = _xp.param(x), _xp.param(y)
+        z, f = _xp.param(x), _xp.values(y)
         if f.ndim != 1:
             raise ValueError("`y` must be 1-D.")
         if z.ndim != 1:

@@ -21,13 +21,13 @@ _C16 = numpy.dtype(numpy.complex128)
 
 def prepare_input(x, y, axis, dydx=None):
     """SciPy's checks and casts of the cubic interpolators' data; y (and dydx) with `axis` first."""
-    x, y = _xp.param(x), _xp.param(y)
+    x, y = _xp.param(x), _xp.values(y)
+    dydx = None if dydx is None else _xp.values(dydx)
     if x.dtype.kind == "c":
         raise ValueError("`x` must contain real values.")
     x = x.astype(_F8)
     dtype = _C16 if y.dtype.kind == "c" else _F8
     if dydx is not None:
-        dydx = _xp.param(dydx)
         if y.shape != dydx.shape:
             raise ValueError("The shapes of `y` and `dydx` must be identical.")
         if dydx.dtype.kind == "c":

@@ -54,7 +54,7 @@ class interp1d:  # noqa: N801 (SciPy's name)
         elif kind not in ("linear", "nearest", "nearest-up", "previous", "next"):
             raise NotImplementedError(f"{kind} is unsupported: Use fitpack routines for other types.")
         x = _xp.param(x)
-        y = _xp.param(y)
+        y = _xp.values(y)
         x = x.copy() if copy else x
         y = y.copy() if copy else y
         if not assume_sorted and x.ndim == 1:

@@ -84,7 +84,7 @@ def make_interp_spline(x, y, k=3, t=None, bc_type=None, axis=0, check_finite=Tru
     k = int(k)
     cubic_bc = _cubic_bc(bc_type) if k == 3 and t is None else None
     simple = (k in (0, 1) and t is None and bc_type is None) or cubic_bc is not None
-    xd, yd = _xp.param(x), _xp.param(y)
+    xd, yd = _xp.param(x), _xp.values(y)
     if simple and xd.ndim == 1 and yd.ndim >= 1 and xd.dtype.kind in "fiu" and yd.dtype.kind in "fiuc":
         axis = normalize_axis_index(axis, yd.ndim)
         xd = xd.astype(_F8)
@@ -118,6 +118,7 @@ def _make_simple(x, y, k, cubic_bc, axis):
 def make_lsq_spline(x, y, t, k=3, w=None, axis=0, check_finite=True, *, method="qr"):
     """See `scipy.interpolate.make_lsq_spline`: host work (SciPy's banded least-squares solve on
     host copies); the returned spline lives and evaluates on the device."""
+    y = _xp.values(y)  # the data fitted: on the device or a Python literal (docs/scipy.md, "Host inputs")
     b = host_scipy().make_lsq_spline(_host(x), _host(y), _host(t), k, _host(w), axis, check_finite, method=method)
     return _device(b, b.axis)
 
@@ -125,5 +126,6 @@ def make_lsq_spline(x, y, t, k=3, w=None, axis=0, check_finite=True, *, method="
 def make_smoothing_spline(x, y, w=None, lam=None, *, axis=0):
     """See `scipy.interpolate.make_smoothing_spline`: host work (SciPy's penalised fit and its GCV
     search for `lam`); the returned spline lives and evaluates on the device."""
+    y = _xp.values(y)  # the data fitted: on the device or a Python literal (docs/scipy.md, "Host inputs")
     b = host_scipy().make_smoothing_spline(_host(x), _host(y), _host(w), lam, axis=axis)
     return _device(b, b.axis)

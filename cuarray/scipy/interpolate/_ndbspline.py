@@ -115,5 +115,5 @@ class NdBSpline:
         """See `scipy.interpolate.NdBSpline.design_matrix`: host work (SciPy's), the matrix
         returned as a `cuarray.sparse.csr_array`."""
         host = host_scipy().NdBSpline.design_matrix(
-            _xp.to_host(_xp.param(xvals)), tuple(_xp.to_host(as_knots(td)) for td in t), k, extrapolate)
+            _xp.to_host(_xp.data(xvals)), tuple(_xp.to_host(as_knots(td)) for td in t), k, extrapolate)
         return _xp.csr_array((_xp.param(host.data), _xp.param(host.indices), _xp.param(host.indptr)), shape=host.shape)

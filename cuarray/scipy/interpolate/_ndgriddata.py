@@ -30,8 +30,8 @@ _C16 = numpy.dtype(numpy.complex128)
 def _points(points):
     """Data points (n, ndim) from an array or a tuple of coordinate arrays (host ones copied)."""
     if isinstance(points, tuple):
-        return ndim_coords(tuple(_xp.param(p) for p in points), None)
-    return ndim_coords(_xp.param(points), None)
+        return ndim_coords(tuple(_xp.values(p) for p in points), None)
+    return ndim_coords(_xp.values(points), None)
 
 
 def _given_triangulation(points):
@@ -75,7 +75,7 @@ def _check_shapes(points, values, ndim=None):
 
 
 def _set_values(self, values, fill_value):
-    values = _xp.param(values)
+    values = _xp.values(values)
     _check_shapes(self.points, values)
     self.values_shape = values.shape[1:]
     self.is_complex = values.dtype.kind == "c"
@@ -101,7 +101,7 @@ class NearestNDInterpolator:
 
     def __init__(self, x, y, rescale=False, tree_options=None):
         _set_points(self, x, rescale)
-        values = _xp.param(y)
+        values = _xp.values(y)
         _check_shapes(self.points, values)
         self.tree = KDTree(self.points, **(tree_options or {}))
         self.values = values
@@ -160,7 +160,7 @@ class CloughTocher2DInterpolator:
         tri = _set_points(self, points, rescale)
         self.tri = Delaunay(self.points) if tri is None else tri
         # host work: SciPy's CT on Qhull's triangulation of the same points (rescaling is ours, done above)
-        self._host = host_scipy().CloughTocher2DInterpolator(host_qhull(self.tri), _xp.to_host(_xp.param(values)),
+        self._host = host_scipy().CloughTocher2DInterpolator(host_qhull(self.tri), _xp.to_host(_xp.values(values)),
                                                              fill_value, tol, maxiter)
         self.values_shape = self._host.values_shape
 
@@ -184,7 +184,7 @@ def griddata(points, values, xi, method="linear", fill_value=numpy.nan, rescale=
         raise TypeError("griddata takes point coordinates, not a Delaunay triangulation")
     pts = _points(points)
     ndim = pts.ndim if pts.ndim < 2 else pts.shape[-1]
-    values = _xp.param(values)
+    values = _xp.values(values)
     if ndim == 1 and method in ("nearest", "linear", "cubic"):
         pts = pts.reshape(-1)
         if isinstance(xi, tuple):

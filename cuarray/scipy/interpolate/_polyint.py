@@ -60,7 +60,7 @@ class _Interpolator1D:
         return y
 
     def _reshape_yi(self, yi, check=False):
-        yi = _xp.moveaxis(_xp.param(yi), self._y_axis, 0)
+        yi = _xp.moveaxis(_xp.values(yi), self._y_axis, 0)
         if check and yi.shape[1:] != self._y_extra_shape:
             ok = f"{self._y_extra_shape[-self._y_axis:]!r} + (N,) + {self._y_extra_shape[:-self._y_axis]!r}"
             raise ValueError(f"Data must be of shape {ok}")
@@ -71,7 +71,7 @@ class _Interpolator1D:
             axis = self._y_axis
         if axis is None:
             raise ValueError("no interpolation axis specified")
-        yi = _xp.param(yi)
+        yi = _xp.values(yi)
         shape = yi.shape or (1,)
         if xi is not None and shape[axis] != len(_host(xi)):
             raise ValueError("x and y arrays must be equal in length along interpolation axis.")

@@ -83,11 +83,11 @@ class RBFInterpolator:
 
     def __init__(self, y, d, neighbors=None, smoothing=0.0, kernel="thin_plate_spline", epsilon=None,
                  degree=None):
-        y = _xp.param(y).astype(_F8)
+        y, d = _xp.values(y), _xp.values(d)
+        y = y.astype(_F8)
         if y.ndim != 2:
             raise ValueError("`y` must be a 2-dimensional array.")
         ny, ndim = y.shape
-        d = _xp.param(d)
         d_dtype = numpy.complex128 if d.dtype.kind == "c" else _F8
         d = d.astype(d_dtype)
         if d.shape[0] != ny:

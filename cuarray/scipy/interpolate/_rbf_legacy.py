@@ -90,14 +90,14 @@ class Rbf:
         return a0
 
     def __init__(self, *args, **kwargs):
-        self.xi = _xp.stack([_xp.param(a).astype(_F8).reshape(-1) for a in args[:-1]])
+        self.xi = _xp.stack([_xp.values(a).astype(_F8).reshape(-1) for a in args[:-1]])
         self.N = self.xi.shape[-1]
         self.mode = kwargs.pop("mode", "1-D")
         if self.mode == "1-D":
-            self.di = _xp.param(args[-1]).reshape(-1)
+            self.di = _xp.values(args[-1]).reshape(-1)
             self._target_dim = 1
         elif self.mode == "N-D":
-            self.di = _xp.param(args[-1])
+            self.di = _xp.values(args[-1])
             self._target_dim = self.di.shape[-1]
         else:
             raise ValueError("Mode has to be 1-D or N-D.")

@@ -82,7 +82,7 @@ class RegularGridInterpolator:
         self.method = method
         self.bounds_error = bounds_error
         self._grid, self._descending_dimensions = _check_points(points)
-        values = _xp.param(values)
+        values = _xp.values(values)
         if values.dtype.kind not in "fc":
             values = values.astype(_F8)
         _check_dimensionality(self._grid, values)
@@ -255,7 +255,7 @@ def interpn(points, values, xi, method="linear", bounds_error=True, fill_value=n
     if method not in ["linear", "nearest", "cubic", "quintic", "pchip", "splinef2d", "slinear"]:
         raise ValueError("interpn only understands the methods 'linear', 'nearest', 'slinear', 'cubic', 'quintic', "
                          f"'pchip', and 'splinef2d'. You provided {method}.")
-    values = _xp.param(values)
+    values = _xp.values(values)
     ndim = values.ndim
     if method == "splinef2d":
         raise NotImplementedError("interpn(method='splinef2d') is not implemented on the GPU; use 'cubic'")

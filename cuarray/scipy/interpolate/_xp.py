@@ -3,13 +3,16 @@ package names cuarray's routines, so that its host logic (validation, coefficien
 tridiagonal solve) is one body that the CPU tests run with NumPy in this module's place
 (tests/scipy/interpolate/conftest.py) against SciPy, and the GPU tests run on the device.
 
-`param` copies a small host argument (SciPy accepts lists: knots, data values, fill values) under
-the host-input policy's parameter rule; `data` takes query points as every routine does; `to_host`
-is the one device-to-host read (a sync: validation SciPy does on the host reads a few scalars)."""
+The three conversions are docs/scipy.md's "Host inputs" rule: `param` copies an argument that
+parametrises the interpolant (knots, coefficients, breakpoints, grids, fill and boundary values:
+Python sequences and NumPy arrays); `values` (the data an interpolant is fitted to) and `data` (the
+points it is evaluated at) copy Python scalars, lists and tuples and refuse NumPy arrays (an explicit
+`cuarray.asarray` is the visible copy); `to_host` is the one device-to-host read (a sync:
+validation SciPy does on the host reads a few scalars)."""
 
 from __future__ import annotations
 
-from ..._core.host_input import as_array, as_parameter
+from ..._core.host_input import as_literal_or_array, as_parameter
 from ..._core.transfer import to_host as _to_host
 from ..._creation.basic import empty as empty
 from ..._creation.basic import full as full
@@ -64,7 +67,7 @@ from ..._sorting.searching_reduce import argmax as argmax
 from ..._indexing.inserting import take_along_axis as take_along_axis
 from ...cuda.libs import cusparse as _cusparse
 
-__all__ = ["param", "data", "to_host", "gtsv"]
+__all__ = ["param", "values", "data", "to_host", "gtsv"]
 DEVICE = True  # False in the CPU tests' NumPy stand-in
 
 
@@ -74,9 +77,16 @@ def param(x, dtype=None):
     return a if dtype is None or a.dtype == dtype else a.astype(dtype)
 
 
+def values(x, dtype=None):
+    """A device array of the data an interpolant is fitted to (Python lists copied, NumPy arrays
+    refused)."""
+    a = as_literal_or_array(x, "scipy.interpolate")
+    return a if dtype is None or a.dtype == dtype else a.astype(dtype)
+
+
 def data(x):
-    """A device array of query points (host data refused, as every routine does)."""
-    return as_array(x, "scipy.interpolate")
+    """A device array of query points (Python lists copied, NumPy arrays refused)."""
+    return as_literal_or_array(x, "scipy.interpolate")
 
 
 def to_host(a):

@@ -22,7 +22,7 @@ import sys
 
 import numpy
 
-from ..._core.host_input import as_array, as_parameter
+from ..._core.host_input import as_literal_or_array, as_parameter
 from ..._core.transfer import from_host, to_host
 from ..._creation.basic import empty, ones
 from ..._creation.from_data import ascontiguousarray
@@ -71,11 +71,11 @@ def _qhull_call(method, *args):
 
 def _host_points(x, fn):
     """Host float64 copy of a device point array (SciPy's own checks then run on it)."""
-    return numpy.asarray(to_host(as_array(x, fn)), dtype=numpy.float64)
+    return numpy.asarray(to_host(as_literal_or_array(x, fn)), dtype=numpy.float64)
 
 
 def _query(xi, ndim, fn, message):
-    x = as_array(xi, fn)
+    x = as_literal_or_array(xi, fn)
     if x.ndim < 1 or x.shape[-1] != ndim:
         raise ValueError(message)
     return x.reshape(-1, ndim).astype(numpy.float64), x.shape[:-1]
@@ -158,7 +158,7 @@ class Delaunay(_QhullUser):
     def __init__(self, points, furthest_site=False, incremental=False, qhull_options=None):
         self.furthest_site = bool(furthest_site)
         if not (furthest_site or incremental or qhull_options is not None):
-            x = as_array(points, "Delaunay")
+            x = as_literal_or_array(points, "Delaunay")
             tri = _delaunay_gpu.delaunay_2d(x) if x.ndim == 2 and x.shape[1] == 2 else None
             if tri is not None:  # (None: not 2-D, or a set the GPU leaves to Qhull: see _delaunay_gpu)
                 self._set_triangulation(ascontiguousarray(x, dtype=numpy.float64), *tri)
@@ -239,7 +239,7 @@ class Delaunay(_QhullUser):
 
     def lift_points(self, x):
         """See `scipy.spatial.Delaunay.lift_points` (on the device)."""
-        x = as_array(x, "Delaunay.lift_points").astype(numpy.float64)
+        x = as_literal_or_array(x, "Delaunay.lift_points").astype(numpy.float64)
         z = (x * x).sum(axis=-1, keepdims=True) * self.paraboloid_scale + self.paraboloid_shift
         return concatenate([x, z], axis=-1)
 

@@ -75,6 +75,14 @@ _REDUCTIONS = {
                       "((x > 0.0) ? x * log(2.0 * x / (x + y)) : 0.0) + "
                       "((y > 0.0) ? y * log(2.0 * y / (x + y)) : 0.0)",
                       "a + b", "d = sqrt(a / 2.0)", "0"),
+    # cupyx's own metrics (cupyx.scipy.spatial.distance's definitions): sqrt(sum (sqrt x - sqrt y)^2 / 2),
+    # and sum x log(x / y) with rel_entr's conventions (0 where x == 0 <= y; inf where x < 0 or y <= 0 < x;
+    # -log(0.0) is +inf on the device and the host alike)
+    "hellinger": ("float64 x, float64 y", "(sqrt(x) - sqrt(y)) * (sqrt(x) - sqrt(y))", "a + b",
+                  "d = sqrt(a / 2.0)", "0"),
+    "kl_divergence": ("float64 x, float64 y",
+                      "(x > 0.0 && y > 0.0) ? x * log(x / y) : ((x == 0.0 && y >= 0.0) ? 0.0 : -log(0.0))",
+                      "a + b", "d = a", "0"),
 }
 
 

@@ -11,7 +11,9 @@ How each metric runs (`_plan`):
   clamp at 0 (on rows centred on B's mean first, which keeps the cancellation small), the cosine
   from the rows' norms, or the boolean counts ntt/ntf/nft/nff from row sums.
 - Pair reductions: cityblock, chebyshev, minkowski p != 2, canberra, braycurtis, hamming of
-  non-bool rows, jensenshannon reduce the broadcast pair grid over features in the reduction engine.
+  non-bool rows, jensenshannon, and cupyx's own metrics hellinger and kl_divergence (names SciPy
+  does not know: `CUPYX_ALIASES`), reduce the broadcast pair grid over features in the reduction
+  engine.
 
 A block is as many rows of XA as keep it under `BLOCK_ELEMENTS` distances, so temporaries stay
 bounded for any size. Results are float64 as SciPy's are. A callable metric runs on the host, pair
@@ -25,7 +27,7 @@ from dataclasses import dataclass, field
 
 import numpy
 
-from ..._core.host_input import as_array, as_parameter
+from ..._core.host_input import as_literal_or_array, as_parameter
 from ..._core.ndarray import ndarray
 from ..._core.transfer import from_host, to_host
 from ..._creation.basic import empty
@@ -62,7 +64,9 @@ _ALIASES = {
     "sokalsneath": {"sokalsneath"}, "sqeuclidean": {"sqeuclidean", "sqe", "sqeuclid"}, "yule": {"yule"},
 }
 METRIC_NAMES = list(_ALIASES)
-_ALIAS = {a: name for name, akas in _ALIASES.items() for a in akas}
+# cupyx's own metric names (cupyx.scipy.spatial.distance), accepted besides SciPy's
+CUPYX_ALIASES = {"hellinger": {"hellinger"}, "kl_divergence": {"kl_divergence", "kl_div", "kld"}}
+_ALIAS = {a: name for table in (_ALIASES, CUPYX_ALIASES) for name, akas in table.items() for a in akas}
 _BOOLEAN = ("dice", "jaccard", "rogerstanimoto", "russellrao", "sokalsneath", "yule")
 # the metrics whose cdist takes a weight vector `w` (the others raise TypeError for it, as SciPy's)
 _WEIGHTED = set(METRIC_NAMES) - {"jensenshannon", "mahalanobis", "seuclidean"}
@@ -218,6 +222,8 @@ def _reduction_plan(name, A, B, w, kwargs):
         return _Plan("minkowski" + sfx, A, B, args=wv + (float(p),))
     if name in ("cityblock", "chebyshev", "canberra"):
         return _Plan(name + sfx, A, B, args=wv)
+    if name in CUPYX_ALIASES:
+        return _Plan(name, A, B)
     if name == "braycurtis":
         return _Plan("cityblock" + sfx, A, B, args=wv, post="braycurtis")
     if name == "hamming":
@@ -279,7 +285,7 @@ def _prepare_out(out, shape):
 def _own_metric(metric):
     """The canonical name of one of this module's distance functions, None for another callable."""
     name = getattr(metric, "__name__", None)
-    if name in _ALIASES and getattr(_vec, name, None) is metric:
+    if (name in _ALIASES or name in CUPYX_ALIASES) and getattr(_vec, name, None) is metric:
         return name
     return None
 
@@ -315,7 +321,7 @@ def cdist(XA, XB, metric="euclidean", *, out=None, **kwargs):
     and a fused epilogue per block of rows (euclidean: ``a.a + b.b - 2 a.b`` clamped at 0, which is
     exact to about 1e-16 of the squared norms of the rows centred on XB's mean, not of the
     distance); a callable metric other than this module's functions runs on the host, pair by pair."""
-    XA, XB = as_array(XA, "cdist"), as_array(XB, "cdist")
+    XA, XB = as_literal_or_array(XA, "cdist"), as_literal_or_array(XB, "cdist")
     if XA.ndim != 2:
         raise ValueError("XA must be a 2-dimensional array.")
     if XB.ndim != 2:
@@ -344,7 +350,7 @@ def pdist(X, metric="euclidean", *, out=None, **kwargs):
     """See `scipy.spatial.distance.pdist`. Blocks of rows against the rows after them (the
     GEMM or reduction paths of `cdist`), the upper triangle of each block gathered into the
     condensed result (no host read)."""
-    X = as_array(X, "pdist")
+    X = as_literal_or_array(X, "pdist")
     if X.ndim != 2:
         raise ValueError("A 2-dimensional array must be passed. (Shape was {}).".format(X.shape))
     m = X.shape[0]
@@ -385,7 +391,7 @@ def directed_hausdorff(u, v, rng=0):
     device). `rng` (and its legacy name `seed`) is accepted and unused (SciPy shuffles to stop early; the answer is the same
     distance); where several pairs attain it the indices may name another. Returns SciPy's
     (float, int, int) on the host."""
-    u, v = as_array(u, "directed_hausdorff"), as_array(v, "directed_hausdorff")
+    u, v = as_literal_or_array(u, "directed_hausdorff"), as_literal_or_array(v, "directed_hausdorff")
     if u.ndim != 2 or v.ndim != 2 or u.shape[1] != v.shape[1]:
         raise ValueError("u and v need to have the same number of columns")
     m = u.shape[0]

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy
 
-from ..._core.host_input import as_array, as_parameter
+from ..._core.host_input import as_literal_or_array, as_parameter
 from ..._logic.comparison import not_equal
 from ..._math.explog import log
 from ..._math.misc import abs as abs_
@@ -18,13 +18,14 @@ from ...linalg._norms import norm
 
 __all__ = ["braycurtis", "canberra", "chebyshev", "cityblock", "correlation", "cosine", "dice",
            "euclidean", "hamming", "jaccard", "jensenshannon", "mahalanobis", "minkowski",
-           "rogerstanimoto", "russellrao", "seuclidean", "sokalsneath", "sqeuclidean", "yule"]
+           "rogerstanimoto", "russellrao", "seuclidean", "sokalsneath", "sqeuclidean", "yule", "hellinger",
+           "kl_divergence"]
 
 _F8 = numpy.dtype(numpy.float64)
 
 
 def _vector(u, fn, dtype=None):
-    u = as_array(u, fn)
+    u = as_literal_or_array(u, fn)
     if dtype is not None:
         u = u.astype(dtype, copy=False)
     if u.ndim != 1:
@@ -33,7 +34,7 @@ def _vector(u, fn, dtype=None):
 
 
 def _inexact(u, fn):
-    u = as_array(u, fn)
+    u = as_literal_or_array(u, fn)
     return u if u.dtype.kind in "fc" else u.astype(_F8)
 
 
@@ -192,6 +193,26 @@ def jensenshannon(p, q, base=None, *, axis=0, keepdims=False):
     if base is not None:
         js = js / numpy.log(base)
     return sqrt(js / 2.0)
+
+
+def hellinger(u, v):
+    """See `cupyx.scipy.spatial.distance.hellinger` (a cupyx name; SciPy has none): the Hellinger
+    distance of two 1-D arrays by cupyx's definition, sqrt(sum((sqrt(u) - sqrt(v))^2) / 2), in
+    float64 (NaN where an entry is negative). Returns a 0-d device array; `cdist`/`pdist` take it
+    as metric 'hellinger'."""
+    u, v = _vector(u, "hellinger", _F8), _vector(v, "hellinger", _F8)
+    d = sqrt(u) - sqrt(v)
+    return sqrt((d * d).sum() / 2.0)
+
+
+def kl_divergence(u, v):
+    """See `cupyx.scipy.spatial.distance.kl_divergence` (a cupyx name; SciPy has none): the
+    Kullback-Leibler divergence sum(u log(u / v)) of two 1-D arrays, with `scipy.special.rel_entr`'s
+    conventions for zeros (0 where u = 0 <= v, inf where u > 0 = v or an entry is negative), in
+    float64. Returns a 0-d device array; `cdist`/`pdist` take it as metric 'kl_divergence' (or
+    'kl_div', 'kld')."""
+    u, v = _vector(u, "kl_divergence", _F8), _vector(v, "kl_divergence", _F8)
+    return _rel_entr(u, v).sum()
 
 
 def _rel_entr(x, y):

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy
 
-from ..._core.host_input import as_array
+from ..._core.host_input import as_literal_or_array
 from ..._core.transfer import from_host, to_host
 from ..._sorting.searching_nonzero import nonzero
 from ._delaunay import HostHull, QhullError
@@ -85,7 +85,7 @@ class ConvexHull(HostHull):
     """
 
     def __init__(self, points, incremental=False, qhull_options=None):
-        p = as_array(points, "ConvexHull").astype(numpy.float64)
+        p = as_literal_or_array(points, "ConvexHull").astype(numpy.float64)
         if p.ndim != 2:
             raise ValueError("Input points array must have 2 dimensions.")
         n, d = p.shape

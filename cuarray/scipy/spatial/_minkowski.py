@@ -7,12 +7,12 @@ import warnings
 
 import numpy
 
-from ..._core.host_input import as_array
+from ..._core.host_input import as_literal_or_array
 from ..._math.misc import abs as abs_
 from ..._statistics.order import max as max_
 from ._distance_pair import cdist
 
-__all__ = ["distance_matrix", "minkowski_distance", "minkowski_distance_p"]
+__all__ = ["distance_matrix", "minkowski_distance", "minkowski_distance_p", "matrix"]
 
 
 def _deprecated(name, instead):
@@ -21,7 +21,7 @@ def _deprecated(name, instead):
 
 
 def _p(x, y, p):
-    x, y = as_array(x, "minkowski_distance_p"), as_array(y, "minkowski_distance_p")
+    x, y = as_literal_or_array(x, "minkowski_distance_p"), as_literal_or_array(y, "minkowski_distance_p")
     dt = numpy.promote_types(numpy.promote_types(x.dtype, y.dtype), numpy.float64)
     d = abs_(y.astype(dt) - x.astype(dt))
     if p == numpy.inf:
@@ -48,7 +48,12 @@ def distance_matrix(x, y, p=2.0, threshold=1000000):
     """See `scipy.spatial.distance_matrix` (deprecated there, as here). `threshold` is accepted and
     unused: the matrix is `cdist`'s blocked GPU computation at every size."""
     _deprecated("distance_matrix", "cdist")
-    x, y = as_array(x, "distance_matrix"), as_array(y, "distance_matrix")
+    return matrix(x, y, p, "distance_matrix")
+
+
+def matrix(x, y, p, fn):
+    """The (m, n) Minkowski distances of x's rows to y's (`cdist` for p > 0 and real input)."""
+    x, y = as_literal_or_array(x, fn), as_literal_or_array(y, fn)
     m, k = x.shape
     n, kk = y.shape
     if k != kk:

@@ -8,7 +8,7 @@ import warnings
 
 import numpy
 
-from ..._core.host_input import as_array, as_parameter
+from ..._core.host_input import as_literal_or_array, as_parameter
 from ..._core.transfer import from_host, to_host
 from ..._creation.basic import empty
 from ..._math.trigonometric import cos, sin
@@ -19,8 +19,8 @@ __all__ = ["procrustes", "geometric_slerp"]
 def procrustes(data1, data2):
     """See `scipy.spatial.procrustes`. Device arrays; the d x d SVD of the orthogonal Procrustes
     problem is host work."""
-    m1 = as_array(data1, "procrustes").astype(numpy.float64, copy=True)
-    m2 = as_array(data2, "procrustes").astype(numpy.float64, copy=True)
+    m1 = as_literal_or_array(data1, "procrustes").astype(numpy.float64, copy=True)
+    m2 = as_literal_or_array(data2, "procrustes").astype(numpy.float64, copy=True)
     if m1.ndim != 2 or m2.ndim != 2:
         raise ValueError("Input matrices must be two-dimensional")
     if m1.shape != m2.shape:

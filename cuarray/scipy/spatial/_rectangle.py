@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy
 
-from ..._core.host_input import as_array, as_parameter
+from ..._core.host_input import as_literal_or_array, as_parameter
 from ..._core.transfer import to_host
 from ..._creation.basic import zeros_like
 from ..._math.extrema import maximum, minimum
@@ -49,12 +49,12 @@ class Rectangle:
 
     def min_distance_point(self, x, p=2.0):
         """See `scipy.spatial.Rectangle.min_distance_point`."""
-        x = as_array(x, "Rectangle.min_distance_point")
+        x = as_literal_or_array(x, "Rectangle.min_distance_point")
         return _norm(maximum(0, maximum(self.mins - x, x - self.maxes)), p)
 
     def max_distance_point(self, x, p=2.0):
         """See `scipy.spatial.Rectangle.max_distance_point`."""
-        x = as_array(x, "Rectangle.max_distance_point")
+        x = as_literal_or_array(x, "Rectangle.max_distance_point")
         return _norm(maximum(self.maxes - x, x - self.mins), p)
 
     def min_distance_rectangle(self, other, p=2.0):

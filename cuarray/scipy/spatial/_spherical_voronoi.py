@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy
 
-from ..._core.host_input import as_array, as_parameter
+from ..._core.host_input import as_literal_or_array, as_parameter
 from ..._core.transfer import from_host, to_host
 from ..._creation.basic import zeros
 from ..._manipulation.joining import concatenate
@@ -73,7 +73,7 @@ class SphericalVoronoi:
         if radius is None:
             raise ValueError("`radius` is `None`. Please provide a floating point number (i.e. `radius=1`).")
         self.radius = float(radius)
-        self.points = as_array(points, "SphericalVoronoi").astype(numpy.float64)
+        self.points = as_literal_or_array(points, "SphericalVoronoi").astype(numpy.float64)
         self._dim = self.points.shape[1]
         if center is None:
             self.center = zeros(self._dim)

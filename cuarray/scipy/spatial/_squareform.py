@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 import warnings
 
-from ..._core.host_input import as_array
+from ..._core.host_input import as_literal_or_array
 from ..._creation.basic import zeros
 from ..._creation.basic import empty
 from ..._indexing.generating import triu_indices
@@ -18,7 +18,7 @@ __all__ = ["squareform", "is_valid_dm", "is_valid_y", "num_obs_dm", "num_obs_y"]
 def squareform(X, force="no", checks=True):
     """See `scipy.spatial.distance.squareform`. The validity check of a matrix (`checks=True`)
     reads two booleans on the host."""
-    X = as_array(X, "squareform")
+    X = as_literal_or_array(X, "squareform")
     s = X.shape
     if force.lower() == "tomatrix":
         if len(s) != 1:
@@ -75,7 +75,7 @@ def _dm_problem(D, tol, name):
 
 def is_valid_dm(D, tol=0.0, throw=False, name="D", warning=False):
     """See `scipy.spatial.distance.is_valid_dm`. A host boolean (reads the checks' answers)."""
-    D = as_array(D, "is_valid_dm")
+    D = as_literal_or_array(D, "is_valid_dm")
     problem = _dm_problem(D, tol, name)
     if problem is None:
         return True
@@ -88,7 +88,7 @@ def is_valid_dm(D, tol=0.0, throw=False, name="D", warning=False):
 
 def is_valid_y(y, warning=False, throw=False, name=None):
     """See `scipy.spatial.distance.is_valid_y`. A host boolean (from the shape alone)."""
-    y = as_array(y, "is_valid_y")
+    y = as_literal_or_array(y, "is_valid_y")
     name_str = "'{}' ".format(name) if name else ""
     problem = None
     if y.ndim != 1:
@@ -110,14 +110,14 @@ def is_valid_y(y, warning=False, throw=False, name=None):
 
 def num_obs_dm(d):
     """See `scipy.spatial.distance.num_obs_dm`."""
-    d = as_array(d, "num_obs_dm")
+    d = as_literal_or_array(d, "num_obs_dm")
     is_valid_dm(d, tol=float("inf"), throw=True, name="d")
     return d.shape[0]
 
 
 def num_obs_y(Y):
     """See `scipy.spatial.distance.num_obs_y`."""
-    Y = as_array(Y, "num_obs_y")
+    Y = as_literal_or_array(Y, "num_obs_y")
     is_valid_y(Y, throw=True, name="Y")
     k = Y.shape[0]
     if k == 0:

@@ -3,7 +3,7 @@
 
 from ._descriptive import boxcox_llf as boxcox_llf
 from ._descriptive import describe as describe
-from ._descriptive import entropy as entropy
+from ._distributions import entropy as entropy
 from ._descriptive import gmean as gmean
 from ._descriptive import hmean as hmean
 from ._descriptive import kurtosis as kurtosis

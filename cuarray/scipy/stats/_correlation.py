@@ -10,7 +10,7 @@ from typing import NamedTuple
 
 import numpy
 
-from ..._core.host_input import as_array
+from ..._core.host_input import as_literal_or_array
 from ..._creation.basic import full
 from ..._creation.from_data import asarray
 from ..._indexing.inserting import take
@@ -138,7 +138,7 @@ def pearsonr(x, y, *, alternative="two-sided", method=None, axis=0):
     _check_alternative(alternative)
     if method is not None:
         raise ValueError("`method` must be `None` if arguments are not NumPy arrays.")
-    x, y = as_array(x, "pearsonr"), as_array(y, "pearsonr")
+    x, y = as_literal_or_array(x, "pearsonr"), as_literal_or_array(y, "pearsonr")
     if x.dtype.kind == "c" or y.dtype.kind == "c":
         raise ValueError("This function does not support complex data")
     dtype = numpy.result_type(x.dtype, y.dtype)
@@ -245,8 +245,8 @@ def spearmanr(a, b=None, axis=0, nan_policy="propagate", alternative="two-sided"
     _check_alternative(alternative)
     if axis is not None and axis not in (0, 1, -1, -2):
         raise ValueError("The input must have at most 2 dimensions.")
-    a = _policy(nan_policy, as_array(a, "spearmanr"), omit=True)
-    arrays = [a] if b is None else [a, _policy(nan_policy, as_array(b, "spearmanr"), omit=True)]
+    a = _policy(nan_policy, as_literal_or_array(a, "spearmanr"), omit=True)
+    arrays = [a] if b is None else [a, _policy(nan_policy, as_literal_or_array(b, "spearmanr"), omit=True)]
     if nan_policy == "omit" and has_nan(arrays):
         return _omit_pairwise(arrays, axis, alternative)
     if axis is None:

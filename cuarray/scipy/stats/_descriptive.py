@@ -1,4 +1,4 @@
-"""Descriptive statistics of scipy.stats on cuarray arrays: moments, means, z-scores, entropy,
+"""Descriptive statistics of scipy.stats on cuarray arrays: moments, means, z-scores,
 ranks, trimmed mean, Box-Cox log-likelihood, correlation coefficients. Compositions of cuarray's
 reductions, sorts and elementwise kernels: every value stays on the device; NaN handling is
 SciPy's `nan_policy` ('omit' only where there is no NaN to omit, see `_policy`)."""
@@ -13,11 +13,10 @@ import numpy
 from ..._math.misc import abs as abs_
 from ..._logic.truth import any as any_
 from ..._creation.ranges import arange
-from ..._creation.from_data import asarray
 from ..._manipulation.joining import concatenate, stack
 from ..._creation.basic import full
 from ..._creation.basic import empty
-from ..._logic.content import isnan
+from ..._logic.content import isinf, isnan
 from ..._statistics.order import max as max_
 from ..._statistics.order import min as min_
 from ..._manipulation.transpose import moveaxis
@@ -28,17 +27,16 @@ from ..._math.sums import sum as sum_
 from ..._indexing.inserting import take_along_axis
 from ..._sorting.searching import where
 from ..._creation.basic import zeros
-from ..._core.host_input import as_array
+from ..._core.host_input import as_literal_or_array
 from ..._math.explog import exp, log
 from ..._math.extrema import maximum, minimum
 from ..._math.sums_scan import cumsum
 from ..._sorting.sorting import argsort, sort
 from ..._statistics.averages import mean, var
-from ..special._convenience import entr, rel_entr
 from ..._statistics.averages import nanmean, nanvar
 from ._omit import omit_nans, omit_reduce
 
-__all__ = ["moment", "skew", "kurtosis", "describe", "gmean", "hmean", "pmean", "zscore", "zmap", "entropy",
+__all__ = ["moment", "skew", "kurtosis", "describe", "gmean", "hmean", "pmean", "zscore", "zmap",
            "rankdata", "trim_mean", "boxcox_llf", "mode", "DescribeResult"]
 
 
@@ -59,7 +57,7 @@ def _policy(nan_policy, a, omit=False):
 
 
 def _float(a, fn, nan_policy="propagate"):
-    a = _policy(nan_policy, as_array(a, fn))
+    a = _policy(nan_policy, as_literal_or_array(a, fn))
     return a.astype(numpy.float64) if a.dtype.kind in "biu" else a
 
 
@@ -177,7 +175,7 @@ def describe(a, axis=0, ddof=1, bias=True, nan_policy="propagate"):
     (4.0, 16.666667)
     """
     if nan_policy == "omit":
-        return _describe_omit(as_array(a, "describe"), axis, ddof, bias)
+        return _describe_omit(as_literal_or_array(a, "describe"), axis, ddof, bias)
     a, axis = _axis(_float(a, "describe", nan_policy), axis)
     if a.shape[axis] == 0:
         raise ValueError("The input must not be empty.")
@@ -217,7 +215,7 @@ def gmean(a, axis=0, dtype=None, weights=None, *, nan_policy="propagate", keepdi
     la = log(a)
     if weights is None:
         return exp(mean(la, axis=axis, keepdims=keepdims))
-    w = as_array(weights, "gmean")
+    w = as_literal_or_array(weights, "gmean")
     w = w.ravel() if flat else w
     return exp(sum_(la * w, axis=axis, keepdims=keepdims) / sum_(w, axis=axis, keepdims=keepdims))
 
@@ -258,7 +256,7 @@ def pmean(a, p, *, axis=0, dtype=None, weights=None, nan_policy="propagate", kee
     if weights is None:
         m = mean(ap, axis=axis, keepdims=keepdims)
     else:
-        w = as_array(weights, "pmean")
+        w = as_literal_or_array(weights, "pmean")
         w = w.ravel() if flat else w
         m = sum_(ap * w, axis=axis, keepdims=keepdims) / sum_(w, axis=axis, keepdims=keepdims)
     return m ** (1.0 / p)
@@ -302,38 +300,6 @@ def zscore(a, axis=0, ddof=0, nan_policy="propagate"):
     return zmap(a, a, axis=axis, ddof=ddof, nan_policy=nan_policy)
 
 
-@omit_nans("pk", "qk")
-def entropy(pk, qk=None, base=None, axis=0, *, nan_policy="propagate", keepdims=False):
-    """See `scipy.stats.entropy`: sum(entr(pk)) (or sum(rel_entr(pk, qk))) of the normalised
-    distributions, in nats unless `base`.
-
-    Examples
-    --------
-    >>> import cuarray
-    >>> from cuarray.scipy import stats
-    >>> p = cuarray.array([0.5, 0.25, 0.25])
-    >>> round(float(stats.entropy(p)), 6)  # waits for the GPU
-    1.039721
-    >>> round(float(stats.entropy(p, base=2)), 6)
-    1.5
-    """
-    if base is not None and base <= 0:
-        raise ValueError("`base` must be a positive number or `None`.")
-    for x in (pk, qk):
-        if x is not None and getattr(x, "dtype", numpy.dtype(float)).kind == "c":
-            raise TypeError("ufunc 'entr' not supported for the input types (complex)")  # SciPy: no complex loop
-    pk = _float(pk, "entropy", nan_policy)
-    pk = pk / sum_(pk, axis=axis, keepdims=True)
-    if qk is None:
-        vec = entr(pk)
-    else:
-        qk = _float(qk, "entropy", nan_policy)
-        qk = qk / sum_(qk, axis=axis, keepdims=True)
-        vec = rel_entr(pk, qk)
-    s = sum_(vec, axis=axis, keepdims=keepdims)
-    return s / math.log(base) if base is not None else s
-
-
 def rankdata(a, method="average", *, axis=None, nan_policy="propagate"):
     """See `scipy.stats.rankdata` (NaN anywhere in a slice makes its ranks NaN, as SciPy's
     'propagate'). One stable sort along the axis, tie groups by a scan. The ranks are floating for
@@ -349,7 +315,7 @@ def rankdata(a, method="average", *, axis=None, nan_policy="propagate"):
     """
     if method not in ("average", "min", "max", "dense", "ordinal"):
         raise ValueError('unknown method "{}"'.format(method))
-    a = _policy(nan_policy, as_array(a, "rankdata"), omit=True)
+    a = _policy(nan_policy, as_literal_or_array(a, "rankdata"), omit=True)
     if axis is None:
         a, axis = a.ravel(), -1
     a = moveaxis(a, axis, -1)
@@ -410,21 +376,47 @@ def trim_mean(a, proportiontocut, axis=0, *, nan_policy="propagate", keepdims=Fa
     3.0
     """
     a = _float(a, "trim_mean", nan_policy)
-    if a.size == 0:
-        return asarray(numpy.nan)
     ndim = a.ndim
     if keepdims:
         m = trim_mean(a, proportiontocut, axis)
         return m.reshape((1,) * ndim) if axis is None else expand_dims(m, axis)
+    if a.ndim == 0:  # SciPy 1.17+: a 0-d sample is one value
+        return trim_mean(a.reshape(1), proportiontocut, 0).reshape(())
     if axis is None:
         a, axis = a.ravel(), 0
     n = a.shape[axis]
+    if n == 0:  # SciPy's NaN for each empty slice
+        return _nan_slices(a, axis)
     lo = int(proportiontocut * n)
     hi = n - lo
     if lo >= hi:
         raise ValueError("Proportion too big.")
     s = moveaxis(sort(a, axis=axis), axis, -1)[..., lo:hi]
     return mean(s, axis=-1)
+
+
+def _nan_slices(a, axis):
+    """NaN for every slice along `axis` (SciPy's answer for empty slices), of a's floating dtype."""
+    shape = a.shape[:axis % a.ndim] + a.shape[axis % a.ndim + 1:]
+    dt = a.dtype if a.dtype.kind in "fc" else numpy.dtype(numpy.float64)
+    return full(shape, numpy.nan, dtype=dt)
+
+
+def _log_var(logx, axis):
+    """log var(x) from log x (SciPy's `_log_var`: in logarithms throughout, so the variance of
+    values far below or above the dtype's range, a large |lmb|'s powers, keeps its digits)."""
+    logn = log(full((), logx.shape[axis], dtype=logx.dtype))  # on the device: log n - log n is 0
+    logmean = _logsumexp(logx, axis) - logn
+    m = maximum(logx, logmean)
+    m = where(isinf(m), 0.0, m)
+    logxmu = m + log(abs_(exp(logx - m) - exp(logmean - m)))
+    return _logsumexp(2 * logxmu, axis) - logn
+
+
+def _logsumexp(v, axis):
+    m = max_(v, axis=axis, keepdims=True)
+    m = where(isinf(m), 0.0, m)
+    return m + log(sum_(exp(v - m), axis=axis, keepdims=True))
 
 
 @omit_nans("data")
@@ -439,19 +431,25 @@ def boxcox_llf(lmb, data, *, axis=0, keepdims=False, nan_policy="propagate"):
     0.639393
     """
     data = _float(data, "boxcox_llf", nan_policy)
+    if data.ndim == 0:  # SciPy: a 0-d sample is one value
+        r = boxcox_llf(lmb, data.reshape(1))
+        return r if keepdims else r.reshape(())
     if axis is None:
         data, axis = data.ravel(), 0
     n = data.shape[axis]
     if n == 0:
-        return asarray(numpy.nan)
+        out = _nan_slices(data, axis)
+        return expand_dims(out, axis) if keepdims else out
     logdata = log(data)
     if lmb == 0:
         logvar = log(var(logdata, axis=axis, keepdims=True))
-    else:
+    elif data.dtype.kind == "c":
         # var((x^l - 1) / l) = var(x^l) / l^2
-        y = exp(lmb * logdata)
-        logvar = log(var(y, axis=axis, keepdims=True)) - 2 * math.log(abs(lmb))
+        logvar = log(var(exp(lmb * logdata), axis=axis, keepdims=True)) - 2 * math.log(abs(lmb))
+    else:
+        logvar = _log_var(lmb * logdata, axis) - 2 * math.log(abs(lmb))
     llf = (lmb - 1) * sum_(logdata, axis=axis, keepdims=True) - n / 2 * logvar
+    llf = llf.astype(data.dtype, copy=False)
     return llf if keepdims else llf.squeeze(axis)
 
 
@@ -474,7 +472,7 @@ def mode(a, axis=0, nan_policy="propagate", keepdims=False):
     >>> int(res.mode), int(res.count)
     (2, 2)
     """
-    a = _policy(nan_policy, as_array(a, "mode"))
+    a = _policy(nan_policy, as_literal_or_array(a, "mode"))
     if axis is None:
         if keepdims:  # SciPy keeps every reduced axis, (1,) * a.ndim, and then counts in integers
             m, c = (r.reshape((1,) * a.ndim) for r in mode(a, None))

@@ -8,7 +8,7 @@ import math
 
 import numpy
 
-from ..._core.host_input import as_array, as_parameter
+from ..._core.host_input import as_literal_or_array, as_parameter
 from ..._creation.basic import full
 from ..._logic.content import isnan
 from ..._logic.truth import any as any_
@@ -33,7 +33,7 @@ _MAD_NORMAL = 0.67448975019608171     # its median absolute deviation
 
 
 def _sample(a, fn, nan_policy):
-    a = _policy(nan_policy, as_array(a, fn))
+    a = _policy(nan_policy, as_literal_or_array(a, fn))
     return a.astype(numpy.float64) if a.dtype.kind in "biu" else a
 
 
@@ -180,7 +180,7 @@ def trimboth(a, proportiontocut, axis=0):
     >>> cuarray.sort(stats.trimboth(cuarray.arange(10.), 0.1))
     array([1., 2., 3., 4., 5., 6., 7., 8.])
     """
-    a = as_array(a, "trimboth")
+    a = as_literal_or_array(a, "trimboth")
     if a.size == 0:
         return a
     a, axis = _flat(a, axis)
@@ -203,7 +203,7 @@ def trim1(a, proportiontocut, tail="right", axis=0):
     >>> cuarray.sort(stats.trim1(cuarray.arange(10.), 0.2))
     array([0., 1., 2., 3., 4., 5., 6., 7.])
     """
-    a = as_array(a, "trim1")
+    a = as_literal_or_array(a, "trim1")
     a, axis = _flat(a, axis)
     n = a.shape[axis]
     if proportiontocut >= 1:
@@ -228,7 +228,7 @@ def scoreatpercentile(a, per, limit=(), interpolation_method="fraction", axis=No
     >>> float(stats.scoreatpercentile(cuarray.arange(100.), 50))
     49.5
     """
-    a = as_array(a, "scoreatpercentile")
+    a = as_literal_or_array(a, "scoreatpercentile")
     if limit:
         a = a[(limit[0] <= a) & (a <= limit[1])]
     method = {"fraction": "linear", "lower": "lower", "higher": "higher"}.get(interpolation_method)
@@ -257,7 +257,7 @@ def percentileofscore(a, score, kind="rank", nan_policy="propagate"):
         raise ValueError("kind can only be 'rank', 'strict', 'weak' or 'mean'")
     if nan_policy not in ("propagate", "raise", "omit"):
         raise ValueError("nan_policy must be one of {'omit', 'raise', 'propagate'}.")
-    a = as_array(a, "percentileofscore").ravel()
+    a = as_literal_or_array(a, "percentileofscore").ravel()
     s = as_parameter(score, "percentileofscore")
     a = a.astype(numpy.float64) if a.dtype.kind in "biu" else a
     a_nan = a.dtype.kind in "fc" and a.size and bool(any_(isnan(a)).get())

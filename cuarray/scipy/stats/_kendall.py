@@ -10,7 +10,7 @@ import math
 
 import numpy
 
-from ..._core.host_input import as_array
+from ..._core.host_input import as_literal_or_array
 from ..._creation.from_data import asarray
 from ..._logic.content import isnan
 from ..._logic.truth import any as any_
@@ -134,7 +134,7 @@ def kendalltau(x, y, *, nan_policy="propagate", method="auto", variant="b", alte
         raise ValueError("Unknown method {} specified.  Please use auto, exact or asymptotic.".format(method))
     if nan_policy not in ("propagate", "raise", "omit"):
         raise ValueError("nan_policy must be one of {'omit', 'raise', 'propagate'}.")
-    x, y = as_array(x, "kendalltau"), as_array(y, "kendalltau")
+    x, y = as_literal_or_array(x, "kendalltau"), as_literal_or_array(y, "kendalltau")
     if axis is None:
         x, y, ax = x.ravel(), y.ravel(), 0
     else:

@@ -12,7 +12,7 @@ import warnings
 
 import numpy
 
-from ..._core.host_input import as_array
+from ..._core.host_input import as_literal_or_array
 from ..._creation.basic import full
 from ..._creation.from_data import asarray
 from ..._indexing.inserting import take, take_along_axis
@@ -165,7 +165,7 @@ def ks_2samp(data1, data2, alternative="two-sided", method="auto", *, axis=0, na
         raise ValueError(f"Invalid value for alternative: {alternative}")
     if nan_policy not in ("propagate", "raise", "omit"):
         raise ValueError("nan_policy must be one of {'omit', 'raise', 'propagate'}.")
-    x, y = as_array(data1, "ks_2samp"), as_array(data2, "ks_2samp")
+    x, y = as_literal_or_array(data1, "ks_2samp"), as_literal_or_array(data2, "ks_2samp")
     dt = numpy.result_type(x.dtype, y.dtype)
     dt = dt if dt.kind == "f" else numpy.dtype(numpy.float64)
     ndim = max(x.ndim, y.ndim, 1)

@@ -14,7 +14,7 @@ import inspect
 
 import numpy
 
-from ..._core.host_input import as_array
+from ..._core.host_input import as_literal_or_array
 from ..._creation.basic import empty
 from ..._creation.from_data import asarray
 from ..._indexing.inserting import take, take_along_axis
@@ -94,7 +94,7 @@ def omit_nans(*names, result=None):
             ba.apply_defaults()
             if ba.arguments.get("nan_policy") != "omit":
                 return f(*args, **kwargs)
-            arrays = [as_array(ba.arguments[n], f.__name__) for n in names if ba.arguments.get(n) is not None]
+            arrays = [as_literal_or_array(ba.arguments[n], f.__name__) for n in names if ba.arguments.get(n) is not None]
             kw = dict(ba.arguments)
             kw["nan_policy"] = "propagate"
             if not has_nan(arrays):

@@ -11,7 +11,7 @@ from collections import namedtuple
 
 import numpy
 
-from ..._core.host_input import as_array
+from ..._core.host_input import as_literal_or_array
 from ..._creation.basic import full
 from ..._creation.from_data import asarray
 from ..._indexing.inserting import take, take_along_axis
@@ -66,7 +66,7 @@ def exact_sf(u, m: int, n: int) -> numpy.ndarray:
 def _samples(x, y, axis, dt=None):
     """x and y cast to `dt` (mannwhitneyu's floating type by default), `axis` moved last, their
     other axes broadcast."""
-    x, y = as_array(x, "mannwhitneyu"), as_array(y, "mannwhitneyu")
+    x, y = as_literal_or_array(x, "mannwhitneyu"), as_literal_or_array(y, "mannwhitneyu")
     x = x.reshape(1) if x.ndim == 0 else x
     y = y.reshape(1) if y.ndim == 0 else y
     if dt is None:
@@ -181,7 +181,7 @@ def mannwhitneyu(x, y, use_continuity=True, alternative="two-sided", axis=0, met
     if nan_policy not in ("propagate", "raise", "omit"):
         raise ValueError("nan_policy must be one of {'omit', 'raise', 'propagate'}.")
     if axis is None:
-        x, y, axis = as_array(x, "mannwhitneyu").ravel(), as_array(y, "mannwhitneyu").ravel(), 0
+        x, y, axis = as_literal_or_array(x, "mannwhitneyu").ravel(), as_literal_or_array(y, "mannwhitneyu").ravel(), 0
     x, y = _samples(x, y, int(axis))
     if x.shape[-1] == 0 or y.shape[-1] == 0:
         raise ValueError("`x` and `y` must be of nonzero size.")

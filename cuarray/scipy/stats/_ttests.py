@@ -10,7 +10,7 @@ import collections
 
 import numpy
 
-from ..._core.host_input import as_array, as_parameter
+from ..._core.host_input import as_literal_or_array, as_parameter
 from ..._logic.content import isnan
 from ..._logic.truth import any as any_
 from ..._creation.basic import full
@@ -62,7 +62,7 @@ class TtestResult(tuple):
 
 
 def _sample(a, fn, nan_policy):
-    a = _policy(nan_policy, as_array(a, fn), omit=True)
+    a = _policy(nan_policy, as_literal_or_array(a, fn), omit=True)
     return a.astype(numpy.float64) if a.dtype.kind in "biu" else a
 
 
@@ -349,7 +349,7 @@ def linregress(x, y, alternative="two-sided", *, axis=0, nan_policy="propagate",
     (2.0, 1.0)
     """
     _check_alternative(alternative)
-    xa = as_array(x, "linregress")
+    xa = as_literal_or_array(x, "linregress")
     if xa.size and (xa.shape[axis] if axis is not None else xa.size) > 1:
         flat = xa.ravel() if axis is None else xa
         same = max_(flat, axis=0 if axis is None else axis) == min_(flat, axis=0 if axis is None else axis)

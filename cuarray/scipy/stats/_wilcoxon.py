@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy
 
-from ..._core.host_input import as_array
+from ..._core.host_input import as_literal_or_array
 from ..._creation.basic import full
 from ..._creation.from_data import asarray
 from ..._indexing.inserting import take
@@ -212,9 +212,9 @@ def _grouped(d, counts, zero_method, correction, alternative, method):
 
 def _differences(x, y, axis):
     """d = x - y (floating, as SciPy promotes) with `axis` moved last, as rows; and the batch."""
-    x = as_array(x, "wilcoxon")
+    x = as_literal_or_array(x, "wilcoxon")
     if y is not None:
-        y = as_array(y, "wilcoxon")
+        y = as_literal_or_array(y, "wilcoxon")
     dt = numpy.result_type(x.dtype, *(() if y is None else (y.dtype,)))
     if dt.kind in "biu":
         dt = numpy.dtype(numpy.float64)
@@ -269,8 +269,8 @@ def wilcoxon(x, y=None, zero_method="wilcox", correction=False, alternative="two
         raise ValueError("nan_policy must be one of {'omit', 'raise', 'propagate'}.")
     flat = axis is None
     if flat:
-        x, y = as_array(x, "wilcoxon").ravel(), (None if y is None else as_array(y, "wilcoxon").ravel())
-    ndim = max(as_array(x, "wilcoxon").ndim, 0 if y is None else as_array(y, "wilcoxon").ndim, 1)
+        x, y = as_literal_or_array(x, "wilcoxon").ravel(), (None if y is None else as_literal_or_array(y, "wilcoxon").ravel())
+    ndim = max(as_literal_or_array(x, "wilcoxon").ndim, 0 if y is None else as_literal_or_array(y, "wilcoxon").ndim, 1)
     axis = 0 if flat else int(axis) % ndim
     d, batch = _differences(x, y, axis)
     nan = any_(isnan(d), axis=-1) if d.size else None

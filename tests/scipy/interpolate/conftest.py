@@ -90,6 +90,7 @@ def numpy_namespace():
     ns = types.SimpleNamespace(**{n: getattr(np, n) for n in dir(np) if not n.startswith("_")})
     ns.gtsv = gtsv_model
     ns.param = lambda v, dtype=None: np.array(v, dtype=dtype)
+    ns.values = lambda v, dtype=None: np.array(v, dtype=dtype)
     ns.data = np.asarray
     ns.to_host = np.asarray
     ns.DEVICE = False

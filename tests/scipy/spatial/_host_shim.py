@@ -9,6 +9,7 @@ from __future__ import annotations
 import types
 
 import numpy as np
+from scipy import special
 
 
 class HostArray(np.ndarray):
@@ -42,6 +43,10 @@ def _as_parameter(x, fn=None):
     return np.asarray(x).view(HostArray)
 
 
+def _as_literal_or_array(x, fn=None):  # (host arrays stand for device ones here: both are taken)
+    return np.asarray(x).view(HostArray)
+
+
 def _triu_indices(n, k=0, m=None):
     return tuple(v.view(HostArray) for v in np.triu_indices(n, k, m))
 
@@ -59,7 +64,8 @@ def _inverse(a, char, check):
 
 # name in the module -> the NumPy stand-in
 _NUMPY = {
-    "as_array": _as_array, "as_parameter": _as_parameter, "ndarray": HostArray,
+    "as_array": _as_array, "as_parameter": _as_parameter, "as_literal_or_array": _as_literal_or_array,
+    "ndarray": HostArray,
     "from_host": _wrap(np.asarray), "to_host": np.asarray, "empty": _wrap(np.empty), "zeros": _wrap(np.zeros),
     "arange": _wrap(np.arange), "take": _wrap(np.take), "vstack": _wrap(np.vstack), "sqrt": np.sqrt,
     "where": _wrap(np.where), "searchsorted": _wrap(np.searchsorted), "cov": _wrap(np.cov),
@@ -72,7 +78,7 @@ _NUMPY = {
     "argsort": _wrap(np.argsort), "take_along_axis": _wrap(np.take_along_axis), "nonzero": _wrap(np.nonzero),
     "arccos": np.arccos, "prod": _wrap(np.prod), "maximum": np.maximum, "minimum": np.minimum,
     "zeros_like": _wrap(np.zeros_like), "full": _wrap(np.full), "unique": _wrap(np.unique),
-    "ones": _wrap(np.ones), "ascontiguousarray": _wrap(np.ascontiguousarray),
+    "ones": _wrap(np.ones), "ascontiguousarray": _wrap(np.ascontiguousarray), "floor": np.floor, "isinf": np.isinf,
 }
 
 
@@ -175,6 +181,10 @@ def _pair_reduction(name):
                 r = (w * np.abs(d) ** p).sum(axis) ** (1.0 / p)
             elif name.startswith("hamming"):
                 r = np.where(x != y, np.broadcast_to(w, d.shape), 0.0).sum(axis)
+            elif name == "hellinger":  # cupyx's definition
+                r = np.sqrt(((np.sqrt(x) - np.sqrt(y)) ** 2).sum(axis) / 2.0)
+            elif name == "kl_divergence":  # sum of rel_entr
+                r = special.rel_entr(x, y).sum(axis)
             else:  # jensenshannon
                 m2 = x + y
                 t = np.where(x > 0, x * np.log(2 * x / m2), 0.0) + np.where(y > 0, y * np.log(2 * y / m2), 0.0)
@@ -293,6 +303,7 @@ def spatial_standins():
     standins[_delaunay]["_delaunay_gpu"] = types.SimpleNamespace(delaunay_2d=_delaunay_host().delaunay_2d)
     standins[_distance_pair]["_k"] = types.SimpleNamespace(
         epilogue=_epilogue, pair_reduction=_pair_reduction, BOOL_CODES=_distance_kernels.BOOL_CODES)
+    standins[_kdtree]["_k"] = standins[_distance_pair]["_k"]
     standins[_distance_pair]["_sqt"] = _sqdist_tiles()
     standins[_quat]["kernel"] = _rotation_kernel
     standins[_rigid]["kernel"] = _rotation_kernel

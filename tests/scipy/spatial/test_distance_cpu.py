@@ -159,3 +159,24 @@ def test_procrustes_slerp_parameters_are_scipys(name):
 
 def test_convex_hull_signature_is_scipys():
     assert inspect.signature(cs.ConvexHull.__init__) == inspect.signature(scipy.spatial.ConvexHull.__init__)
+
+
+def test_cupyx_names_are_declared():
+    """Beside SciPy's names, exactly cupyx's own (with cupyx's signatures, read from CuPy's
+    cupyx/scipy/spatial/distance.py) and their metric names, which SciPy's cdist refuses."""
+    assert set(cd.__all__) - set(sd.__all__) == set(cd.CUPYX_NAMES) == {"distance_matrix", "hellinger", "kl_divergence"}
+    assert not any(hasattr(sd, n) for n in cd.CUPYX_NAMES)
+    assert str(inspect.signature(cd.distance_matrix)) == "(x, y, p=2.0)"
+    assert str(inspect.signature(cd.hellinger)) == str(inspect.signature(cd.kl_divergence)) == "(u, v)"
+    assert P.CUPYX_ALIASES == {"hellinger": {"hellinger"}, "kl_divergence": {"kl_divergence", "kl_div", "kld"}}
+    assert not set(P.CUPYX_ALIASES) & set(sd._METRICS_NAMES)
+    for alias in ("hellinger", "kl_div", "kld", "KLD"):
+        assert P._canonical(alias) in P.CUPYX_ALIASES
+    assert P._own_metric(cd.hellinger) == "hellinger" and P._own_metric(cd.kl_divergence) == "kl_divergence"
+
+
+def test_cupyx_vector_functions_check_their_input():
+    with pytest.raises(ValueError, match="1-D"):
+        cd.hellinger(from_np(np.ones((2, 2))), from_np(np.ones(2)))
+    with pytest.raises(TypeError, match="cuarray.asarray"):
+        cd.kl_divergence(np.ones(3), np.ones(3))

@@ -86,3 +86,99 @@ def test_errors_are_scipys(case):
     with pytest.raises(Exception) as theirs:
         CASES[case](spatial, np.asarray)
     assert type(ours.value) is type(theirs.value), (ours.value, theirs.value)
+
+
+# -- periodic spaces: the images and the deduplication of `_periodic`, run with NumPy ------------
+import types  # noqa: E402
+
+from cuarray.scipy.spatial import _periodic  # noqa: E402
+
+NP = types.SimpleNamespace(**{n: getattr(np, n) for n in dir(np) if not n.startswith("_")})
+
+
+def _brute(pts, q, p):
+    diff = np.abs(q[:, None, :] - pts[None])
+    return diff.max(-1) if np.isinf(p) else (diff ** p).sum(-1) ** (1 / p)
+
+
+def _periodic_case(m, box, seed):
+    rng = np.random.default_rng(seed)
+    L = np.broadcast_to(np.asarray(box, float), (m,))
+    data = rng.random((50, m)) * np.where(L > 0, L, 1.0)
+    data[1] = data[0]  # a duplicate point
+    data[2, :] = 0.0  # on the box's edge
+    return data, spatial.KDTree(data, boxsize=box), _periodic.periodic_box(box, m)
+
+
+BOXES = [(2, 1.0), (3, [1.0, 2.0, 0.0]), (2, [0.5, 3.0]), (1, 1.0)]
+
+
+@pytest.mark.parametrize("m,box", BOXES, ids=[str(b) for b in BOXES])
+def test_periodic_knn_by_images_is_scipys(m, box):
+    data, h, bx = _periodic_case(m, box, m)
+    aug = _periodic.images(NP, data, bx)
+    copies = aug.shape[0] // len(data)
+    assert copies == 2 ** int((bx > 0).sum())
+    for off in (0.0, 1.0, -1.0, 2.5):
+        q = data[:12] + off
+        for p in (1, 2, 3.0, np.inf):
+            d = _brute(aug, _periodic.wrap(NP, q, bx), p)
+            for k in (1, 3, 60):
+                kk = min(k * copies, aug.shape[0])
+                order = np.argsort(d, axis=1, kind="stable")[:, :kk]
+                od = np.full((len(q), k * copies), np.inf)
+                oi = np.full((len(q), k * copies), aug.shape[0])
+                od[:, :kk], oi[:, :kk] = np.take_along_axis(d, order, 1), order
+                dg, ig = _periodic.dedup_knn(NP, od, oi, len(data), k)
+                dh, ih = h.query(q, k, p=p)
+                np.testing.assert_allclose(dg, np.asarray(dh).reshape(dg.shape), rtol=1e-12, atol=1e-12)
+                found = ig < len(data)
+                np.testing.assert_array_equal(found, np.asarray(ih).reshape(ig.shape) < len(data))
+                # each index found is a point at the distance reported (ties may order them otherwise)
+                diff = np.abs(_periodic.wrap(NP, q, bx)[:, None, :] - data[np.where(found, ig, 0)])
+                L = np.where(bx > 0, bx, np.inf)
+                diff = np.minimum(diff, L - diff)
+                dist = diff.max(-1) if np.isinf(p) else (diff ** p).sum(-1) ** (1 / p)
+                np.testing.assert_allclose(np.where(found, dist, np.inf), dg, rtol=1e-12, atol=1e-12)
+                assert len(set(ig[0][found[0]].tolist())) == found[0].sum()  # each point once
+
+
+@pytest.mark.parametrize("m,box", BOXES, ids=[str(b) for b in BOXES])
+def test_periodic_balls_by_images_are_scipys(m, box):
+    """The lists within r: images within r, mapped to points, each point's first run kept."""
+    data, h, bx = _periodic_case(m, box, 10 + m)
+    aug = _periodic.images(NP, data, bx)
+    n = len(data)
+    q = data[:15] + 0.7  # (not a multiple of the box: no distance exactly r by construction)
+    half = bx[bx > 0].min() / 2
+    for r in (0.11, 0.27, half, 0.9 * half + 0.5):
+        for p in (1, 2, np.inf):
+            d = _brute(aug, _periodic.wrap(NP, q, bx), p)
+            qid, img = np.nonzero(d <= r)
+            key = qid * n + img % n
+            order = np.argsort(key, kind="stable")
+            keep = _periodic.first_of_runs(NP, key[order])
+            got = [[] for _ in q]
+            for a, b in zip(qid[order][keep], (img % n)[order][keep]):
+                got[a].append(int(b))
+            want = h.query_ball_point(q, r, p=p)
+            assert [sorted(v) for v in want] == got, (r, p)
+            if r < half:  # below L/2 no point has two images within r: nothing to drop
+                assert keep.all()
+
+
+def test_periodic_wrap_and_box_are_scipys():
+    bx = _periodic.periodic_box([1.0, 0.0, 2.0], 3)
+    x = np.array([[-0.25, -5.0, 4.5], [1.0, 7.0, -1e-17], [3.5, 0.5, 2.0]])
+    w = _periodic.wrap(NP, x, bx)
+    np.testing.assert_array_equal(w[:, 1], x[:, 1])  # a box size 0: not periodic
+    assert ((w[:, [0, 2]] >= 0) & (w[:, [0, 2]] < [1.0, 2.0])).all()
+    np.testing.assert_allclose(w[:, 0], [0.75, 0.0, 0.5])
+    np.testing.assert_array_equal(_periodic.periodic_box(2.0, 3), [2.0, 2.0, 2.0])
+    for bad in ([1.0, 2.0], np.ones((2, 3))):
+        with pytest.raises(ValueError):
+            _periodic.periodic_box(bad, 3)
+        with pytest.raises(ValueError):
+            spatial.KDTree(np.zeros((4, 3)), boxsize=bad)
+    with pytest.raises(NotImplementedError, match="periodic axes"):
+        _periodic.periodic_box(1.0, _periodic.MAX_PERIODIC_AXES + 1)

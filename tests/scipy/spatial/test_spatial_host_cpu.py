@@ -397,3 +397,104 @@ def test_tiles_past_one_launch_take_blocks(host, metric, monkeypatch):
     XA, XB = _data(metric, (150, 37), np.float64, "ta"), _data(metric, (70, 37), np.float64, "tb")
     _close(cd.cdist(H(XA), H(XB), metric), sd.cdist(XA, XB, metric), metric)
     assert blocks == [20] * 7 + [10]
+
+
+PERIODIC = [(2, 1.0), (3, [1.0, 2.0, 0.0]), (3, 0.5)]
+
+
+@pytest.mark.parametrize("m,box", PERIODIC, ids=[str(b) for b in PERIODIC])
+def test_kdtree_periodic(host, m, box):
+    """KDTree(boxsize=...) on the host shim against SciPy's periodic trees: the images, the
+    wrapped queries, the knn lists and ball lists deduplicated (radii below and past half the
+    box), pairs, counts (weighted), sparse matrices, and the box checks (NotImplementedError before)."""
+    import scipy.spatial as ss
+
+    cs = host("cuarray.scipy.spatial")
+    r = _rng("periodic", m, str(box))
+    L = np.broadcast_to(np.asarray(box, float), (m,))
+    x = r.random((70, m)) * np.where(L > 0, L, 1.0)
+    y = r.random((40, m)) * np.where(L > 0, L, 1.0)
+    x[1] = x[0]
+    t, h = cs.KDTree(H(x), boxsize=box), ss.KDTree(x, boxsize=box)
+    t2, h2 = cs.KDTree(H(y), boxsize=box), ss.KDTree(y, boxsize=box)
+    np.testing.assert_array_equal(np.asarray(t.boxsize), L)
+    q = np.concatenate([x[:8] + 1.0, x[8:12] - 1.3, r.random((5, m)) * 3 - 1])
+    for p in (1.0, 2.0, np.inf):
+        for k in (1, 3, [1, 4], 50, 90):
+            dg, ig = t.query(H(q), k=k, p=p)
+            dh, ih = h.query(q, k=k, p=p)
+            np.testing.assert_allclose(np.asarray(dg), dh, rtol=1e-12, atol=1e-13)
+            np.testing.assert_array_equal(np.asarray(ig) < len(x), np.asarray(ih) < len(x))
+    half = L[L > 0].min() / 2
+    q = x[:10] + 0.7
+    for rad in (0.11, 0.9 * half, 1.3 * half, 3.0):
+        for p in (2.0, 1.0, np.inf):
+            got, want = t.query_ball_point(H(q), rad, p=p), h.query_ball_point(q, rad, p=p)
+            assert [sorted(v) for v in got] == [sorted(v) for v in want], (rad, p)
+            np.testing.assert_array_equal(np.asarray(t.query_ball_point(H(q), rad, p=p, return_length=True)),
+                                          h.query_ball_point(q, rad, p=p, return_length=True))
+        assert [sorted(v) for v in t.query_ball_tree(t2, rad)] == [sorted(v) for v in h.query_ball_tree(h2, rad)]
+        assert t.query_pairs(rad) == h.query_pairs(rad)
+        assert t.count_neighbors(t2, rad) == h.count_neighbors(h2, rad)
+        got = t.sparse_distance_matrix(t2, rad, output_type="dict")
+        want = h.sparse_distance_matrix(h2, rad, output_type="dict")
+        assert got.keys() == want.keys()
+        np.testing.assert_allclose([got[kk] for kk in want], list(want.values()), rtol=1e-12, atol=1e-13)
+    rs = np.array([0.1, 0.4, 0.4, 1.5]) * half
+    w1, w2 = r.random(70), r.random(40)
+    np.testing.assert_allclose(np.asarray(t.count_neighbors(t2, rs, weights=(H(w1), H(w2)))),
+                               h.count_neighbors(h2, rs, weights=(w1, w2)), rtol=1e-12)
+    # a tree of the plain space against the periodic one: SciPy measures in the first tree's space
+    tp, hp = cs.KDTree(H(y)), ss.KDTree(y)
+    assert [sorted(v) for v in tp.query_ball_tree(t, 0.2)] == [sorted(v) for v in hp.query_ball_tree(h, 0.2)]
+    assert [sorted(v) for v in t.query_ball_tree(tp, 0.2)] == [sorted(v) for v in h.query_ball_tree(hp, 0.2)]
+    for bad, match in ((x + 0.5 * L.max(), "greater than the size"), (x - 0.5, "Negative input")):
+        with pytest.raises(ValueError, match=match):
+            cs.KDTree(H(bad), boxsize=L.max())
+
+
+@pytest.mark.parametrize("metric", ["hellinger", "kl_divergence", "kl_div", "kld"])
+def test_cupyx_metrics(host, metric):
+    """cupyx's own metrics: cdist/pdist by name or by the function, against their definitions."""
+    import scipy.special as sp
+
+    cd = host("cuarray.scipy.spatial.distance")
+    r = _rng("cupyx", metric)
+    XA, XB = r.random((7, 5)), r.random((6, 5))
+    XA[0, :2] = 0.0  # zero terms
+    XB[1, 3] = 0.0  # kl: inf where u > 0 = v
+    if metric == "hellinger":
+        ref = lambda u, v: np.sqrt(((np.sqrt(u) - np.sqrt(v)) ** 2).sum() / 2)  # noqa: E731
+    else:
+        ref = lambda u, v: sp.rel_entr(u, v).sum()  # noqa: E731
+    want = sd.cdist(XA, XB, ref)
+    _close(cd.cdist(H(XA), H(XB), metric), want)
+    _close(cd.pdist(H(XA), metric), sd.pdist(XA, ref))
+    fn = getattr(cd, "hellinger" if metric == "hellinger" else "kl_divergence")
+    _close(cd.cdist(H(XA), H(XB), fn), want)
+    _close(fn(H(XA[0]), H(XB[0])), np.float64(ref(XA[0], XB[0])))
+    with pytest.raises(TypeError):
+        cd.cdist(H(XA), H(XB), metric, w=H(np.ones(5)))
+    with pytest.raises(ValueError, match="Unknown Distance Metric"):
+        sd.cdist(XA, XB, metric)  # SciPy has no such metric: a cupyx extension
+
+
+def test_cupyx_distance_matrix(host):
+    """cupyx's distance.distance_matrix: scipy.spatial.distance_matrix's values, without its
+    deprecation warning (a cupyx name)."""
+    import warnings
+
+    import scipy.spatial as ss
+
+    cd = host("cuarray.scipy.spatial.distance")
+    r = _rng("dm")
+    x, y = r.random((6, 4)), r.random((5, 4))
+    for p in (1.0, 2.0, 3.0, np.inf):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)
+            want = ss.distance_matrix(x, y, p=p)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            _close(cd.distance_matrix(H(x), H(y), p=p), want)
+    with pytest.raises(ValueError, match="dimensional vectors"):
+        cd.distance_matrix(H(x), H(y[:, :3]))
