@@ -113,9 +113,16 @@ def test_data_placement_and_timed_calls(cluster):
     assert [ws for ws in cluster.who_has(x1).values()] == [(a,)] * 16
     assert sorted(ws for ws in cluster.who_has(x2).values()) == sorted([(a,)] * 8 + [(b,)] * 8)
     assert x2.chunks == ((2**10,) * 16,)
+    # The timed graphs start from the chunks themselves: no task of the concatenation is left
+    # in x2's graph (an alias a chunk was in every timed two-GPU graph).
+    assert len(x2.__dask_graph__()) == 16
     want = np.concatenate([np.random.default_rng(s).random(2**10, dtype=np.float32) for s in range(16)])
     for x in (x1, x2):  # the same numbers, wherever they are
         np.testing.assert_array_equal(x.compute(), want)
     for op in ("sum", "chain"):
         out = dask_gpus.measure(cluster, "numpy", np, op, 2**14, 2**10, warmup=1, repeats=2)
         assert out["time_s"] > 0 and out["one_gpu_s"] > 0 and out["speedup"] == out["one_gpu_s"] / out["time_s"]
+        assert ("default_tree_s" in out) == (op == "sum")
+    row = {"libs": {"cuarray": {"extras": out | {"speedup": 1.5, "default_tree_s": 0.07}}, "cupy": {"extras": {}}}}
+    assert dask_gpus._speedup_note(row) == "2 GPUs vs 1: cuarray 1.50x; Dask's default tree on 2 GPUs: cuarray 70.0 ms"
+
