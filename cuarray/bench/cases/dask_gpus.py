@@ -21,8 +21,10 @@ The two-GPU array is persisted once more after its halves are concatenated, so t
 hold no task of the concatenation (32 alias tasks, one a chunk, were in every timed graph: on a
 2-core host with NumPy chunks they made the two-GPU sum 66 ms against 49 ms without them).
 The cell is the two-GPU time (median of repeats); the one-GPU time and the speed-up are extras,
-shown in the note. Setup, data creation and teardown are outside the timed region. GB/s counts
-the least traffic: reading x (and writing the result, for the chain).
+shown in the note. One more run of each placement, untimed, under distributed's task stream gives
+the extras that say where the time goes (`task_profile`): tasks run, the workers' seconds in them,
+the seconds moving their inputs. Setup, data creation and teardown are outside the timed region.
+GB/s counts the least traffic: reading x (and writing the result, for the chain).
 """
 
 from __future__ import annotations
@@ -177,6 +179,22 @@ def timed(client, lib: str, op: str, split_every=None):
     return run
 
 
+def task_profile(client, run, x, suffix: str) -> dict:
+    """One more run of `run(x)`, untimed, under distributed's task stream: how many tasks ran, the
+    seconds the workers spent in them (the host's side of each task: a kernel's device time shows
+    only where a task waits for it) and moving their inputs, summed over tasks, and the run's wall
+    time. What the tasks do not account for is Dask's latency: the scheduler, its messages, the
+    client. Keys end in `suffix` ("_1gpu", "_2gpu")."""
+    from distributed import get_task_stream
+
+    with get_task_stream(client) as stream:
+        wall = run(x)
+    spans = [s for d in stream.data for s in d["startstops"]]
+    return {"tasks" + suffix: len(stream.data), "profiled_wall" + suffix + "_s": wall,
+            "task_compute" + suffix + "_s": sum(s["stop"] - s["start"] for s in spans if s["action"] == "compute"),
+            "task_transfer" + suffix + "_s": sum(s["stop"] - s["start"] for s in spans if s["action"] == "transfer")}
+
+
 def _chain_sum(client, x) -> float:
     import dask.array as da
 
@@ -193,11 +211,12 @@ def measure(client, lib, xp, op: str, n: int, chunk: int = CHUNK, warmup: int = 
     default tree. Both placements must give the same sum."""
     per_gpu = n // chunk // 2
     run = timed(client, lib, op, split_every=per_gpu)
-    times, sums = {}, []
+    times, sums, profile = {}, [], {}
     for gpus in (1, 2):
         x = place(client, lib, xp, n, chunk, gpus)
         sums.append(float(client.compute(x.sum()).result()))
         times[gpus] = statistics.median([run(x) for _ in range(warmup + repeats)][warmup:])
+        profile.update(task_profile(client, run, x, "_{}gpu".format(gpus)))
         if op == "sum" and gpus == 2:
             default = timed(client, lib, op)
             times["default"] = statistics.median([default(x) for _ in range(warmup + repeats)][warmup:])
@@ -210,7 +229,7 @@ def measure(client, lib, xp, op: str, n: int, chunk: int = CHUNK, warmup: int = 
             raise AssertionError("the one- and two-GPU results disagree: {}".format(sums))
     if abs(sums[0] / n - 0.5) > 0.01:
         raise AssertionError("the data's mean is not near 0.5: {}".format(sums[0] / n))
-    out = {"time_s": times[2], "one_gpu_s": times[1], "speedup": times[1] / times[2]}
+    out = {"time_s": times[2], "one_gpu_s": times[1], "speedup": times[1] / times[2], **profile}
     if "default" in times:
         out["default_tree_s"] = times["default"]
     return out
