@@ -66,6 +66,10 @@ def fake_runtime(monkeypatch):
     monkeypatch.setattr(_device, "_first_use", [False])
     monkeypatch.setattr(_device, "_peer_access", {})
     monkeypatch.setattr(_device, "_seen_devices", set())
+    # No primary context: on a machine with GPUs, a context retained by an earlier GPU test would
+    # be made current through the fake driver. (Threads that ran here must end with the test:
+    # their per-thread context records are fake.)
+    monkeypatch.setattr(_device, "_primary", {})
     multi = _device.multi_device[0]  # (the engines hold this list itself: its item is restored)
     previous = _device._simulated
     with recording() as launches:

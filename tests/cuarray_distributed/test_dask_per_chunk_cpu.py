@@ -51,18 +51,24 @@ def _chunks():
 
 @pytest.mark.parametrize("scheduler", ["sync", "threads"])
 def test_no_synchronisation_host_copy_or_driver_call_per_chunk(fake_runtime, scheduler):
+    from concurrent.futures import ThreadPoolExecutor
+
     x = _chunks()
-    for name, f in REDUCTIONS.items():
-        graph = f(x)
-        del fake_runtime.copies[:], fake_runtime.launches[:]
-        tasks = len(graph.__dask_graph__()) - CHUNKS  # the persisted chunks are data, not tasks
-        with dask.config.set(scheduler=scheduler, num_workers=4):
-            out = graph.compute()
-        assert isinstance(out, cuarray.ndarray), name
-        assert fake_runtime.syncs == [] and fake_runtime.driver.calls == [], (name, fake_runtime.driver.calls)
-        host = [c for c in fake_runtime.copies if c[0] != "DtoD"]
-        assert host == [], (name, host)
-        assert len(fake_runtime.launches) >= CHUNKS, name  # (not vacuous: the chunks' kernels ran)
-        if name in ONE_KERNEL_A_TASK:
-            computed = [launch for launch in fake_runtime.launches if not _is_copy(launch[2])]
-            assert len(computed) <= tasks, (name, len(computed), tasks)
+    with ThreadPoolExecutor(4) as pool:  # (threads of this test only: see conftest.py)
+        for name, f in REDUCTIONS.items():
+            _check_one(fake_runtime, name, f(x), scheduler, pool)
+
+
+def _check_one(fake_runtime, name, graph, scheduler, pool):
+    del fake_runtime.copies[:], fake_runtime.launches[:]
+    tasks = len(graph.__dask_graph__()) - CHUNKS  # the persisted chunks are data, not tasks
+    with dask.config.set(scheduler=scheduler, pool=pool):
+        out = graph.compute()
+    assert isinstance(out, cuarray.ndarray), name
+    assert fake_runtime.syncs == [] and fake_runtime.driver.calls == [], (name, fake_runtime.driver.calls)
+    host = [c for c in fake_runtime.copies if c[0] != "DtoD"]
+    assert host == [], (name, host)
+    assert len(fake_runtime.launches) >= CHUNKS, name  # (not vacuous: the chunks' kernels ran)
+    if name in ONE_KERNEL_A_TASK:
+        computed = [launch for launch in fake_runtime.launches if not _is_copy(launch[2])]
+        assert len(computed) <= tasks, (name, len(computed), tasks)
