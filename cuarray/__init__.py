@@ -518,6 +518,15 @@ _registry.register_ufunc_source(_scipy_dispatch.special_ufunc)
 _registry.set_conversion_hint(_scipy_dispatch.conversion_hint)
 del _array_methods, _registry, _scipy_dispatch
 
+# A Dask worker has imported distributed before it meets cuarray (unpickling its first task): its
+# serializers for cuarray arrays are registered now, so results travel as device or host frames
+# (docs/distributed.md); elsewhere `cuarray.distributed.register_dask()` registers them.
+if "distributed.protocol" in _sys.modules:
+    from .distributed import serialization as _serialization  # noqa: E402
+
+    _serialization.register()
+    del _serialization
+
 
 def is_available() -> bool:
     """True when a CUDA device can be used."""

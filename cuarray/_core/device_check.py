@@ -31,11 +31,14 @@ active = _device.multi_device
 
 
 def check(arrays) -> None:
-    """Raise ValueError if an array of `arrays` (other entries, None included, skipped) is on a
-    device other than the current one, with no peer access enabled from the current device to it."""
+    """Raise ValueError if a non-empty array of `arrays` (other entries, None included, skipped)
+    is on a device other than the current one, with no peer access enabled from the current
+    device to it."""
     cur = _device.get_device_id()
     for a in arrays:
-        if isinstance(a, ndarray) and a.data.device_id != cur:
+        # A zero-size array reads no memory: Dask's meta arrays (zero-size views of chunks made
+        # under several devices) are concatenated and combined whichever device made them.
+        if isinstance(a, ndarray) and a.data.device_id != cur and a._size:
             _device.check_operand_device(a.data.device_id)
 
 

@@ -4,8 +4,9 @@
 point) makes Dask treat `cuarray.ndarray` as a chunk type: the dispatch tables Dask consults for
 concatenate/take/tensordot/einsum/empty/percentile/numel/nannumel, `to_numpy` (a host copy),
 `sizeof` (device bytes, for Dask's memory accounting), a token that copies nothing to the host,
-and distributed's serializers (a host copy in one frame, rebuilt on the receiving worker's
-current device). Dask is imported here only, never at `import cuarray`.
+and, where distributed is installed, its serializers (`serialization.py`: device frames for
+transports that carry device memory, a host copy otherwise). Dask is imported here only, never at
+`import cuarray`.
 
 Meta arrays: Dask describes chunks with zero-size arrays (`x[(slice(0, 0),) * ndim]`). cuarray
 builds zero-size arrays and their views without touching a device, so graphs over cuarray meta
@@ -26,6 +27,7 @@ from .._indexing.inserting import take
 from .._manipulation.joining import concatenate
 from ..linalg._einsum import einsum
 from ..linalg._products import tensordot
+from . import serialization
 
 __all__ = ["register", "register_backend", "to_cuarray_dispatch"]
 
@@ -43,18 +45,6 @@ def _token(x):
     # a fresh uuid is what Dask itself falls back to for objects it cannot hash: never stale
     # after an in-place update, at the price of no deduplication of the same array.
     return "cuarray.ndarray", x.shape, x.dtype.str, uuid.uuid4().hex
-
-
-def _serialize(x):
-    host = x.get()
-    header = {"shape": host.shape, "dtype": host.dtype.str}
-    return header, [memoryview(numpy.ascontiguousarray(host)).cast("B")]
-
-
-def _deserialize(header, frames):
-    buf = frames[0] if len(frames) == 1 else b"".join(frames)
-    host = numpy.frombuffer(buf, dtype=numpy.dtype(header["dtype"])).reshape(header["shape"])
-    return asarray(host)
 
 
 def register() -> None:
@@ -92,12 +82,11 @@ def register() -> None:
         sizeof.register(ndarray, lambda x: int(x.nbytes))
         normalize_token.register(ndarray, _token)
         try:
-            from distributed.protocol import dask_deserialize, dask_serialize
+            import distributed.protocol  # noqa: F401  (optional: Dask alone has no serializers)
         except ImportError:
             pass
         else:
-            dask_serialize.register(ndarray, _serialize)
-            dask_deserialize.register(ndarray, _deserialize)
+            serialization.register()
         _done = True
 
 

@@ -113,9 +113,67 @@ def test_data_placement_and_timed_calls(cluster):
     assert [ws for ws in cluster.who_has(x1).values()] == [(a,)] * 16
     assert sorted(ws for ws in cluster.who_has(x2).values()) == sorted([(a,)] * 8 + [(b,)] * 8)
     assert x2.chunks == ((2**10,) * 16,)
+    # The timed graphs start from the chunks themselves: no task of the concatenation is left
+    # in x2's graph (an alias a chunk was in every timed two-GPU graph).
+    assert len(x2.__dask_graph__()) == 16
     want = np.concatenate([np.random.default_rng(s).random(2**10, dtype=np.float32) for s in range(16)])
     for x in (x1, x2):  # the same numbers, wherever they are
         np.testing.assert_array_equal(x.compute(), want)
     for op in ("sum", "chain"):
         out = dask_gpus.measure(cluster, "numpy", np, op, 2**14, 2**10, warmup=1, repeats=2)
         assert out["time_s"] > 0 and out["one_gpu_s"] > 0 and out["speedup"] == out["one_gpu_s"] / out["time_s"]
+        assert ("default_tree_s" in out) == (op == "sum")
+        assert out["tasks_1gpu"] >= 16 and out["tasks_2gpu"] >= 16  # every chunk's task, at least
+        assert 0 < out["task_compute_2gpu_s"] <= out["profiled_wall_2gpu_s"] * 2  # (two workers at once)
+    row = {"libs": {"cuarray": {"extras": out | {"speedup": 1.5, "default_tree_s": 0.07}}, "cupy": {"extras": {}}}}
+    assert dask_gpus._speedup_note(row) == "2 GPUs vs 1: cuarray 1.50x; Dask's default tree on 2 GPUs: cuarray 70.0 ms"
+
+
+
+# -- dask-cuda workloads (cuarray/bench/cases/dask_workloads.py), NumPy chunks on the CPU cluster --
+TINY = {"chain-reduce": ((256, 16), (64, 16), "float32"), "tsqr": ((512, 6), (128, 6), "float64"),
+        "svd": ((512, 6), (128, 6), "float64"), "map-overlap": ((64, 40), (16, 40), "float32")}
+
+
+def test_dask_cuda_case_registered_and_skips_without_two_gpus():
+    from cuarray.bench.cases import NotAvailable, dask_workloads
+
+    case = next(c for c in cases.all_cases() if c.id == "dask-cuda")
+    assert case.group == "multi-gpu" and case.params == ("chain-reduce", "tsqr", "svd", "map-overlap")
+    assert case.amount("nbytes", 1, "chain-reduce") == 2**32 * 4
+    fake_xp = type("xp", (), {"__name__": "cuarray", "cuda": type("cuda", (), {
+        "runtime": type("rt", (), {"getDeviceCount": staticmethod(lambda: 1)})})})
+    with pytest.raises(NotAvailable, match="needs two GPUs"):
+        next(case.setups["cuarray"](fake_xp, 1, "tsqr"))
+    assert set(dask_workloads.SMALL) == set(dask_workloads.WORKLOADS) == set(TINY)
+
+
+@pytest.mark.parametrize("workload", list(TINY))
+def test_dask_cuda_workloads_check_and_time(cluster, workload):
+    from cuarray.bench.cases import dask_workloads
+
+    out = dask_workloads.measure(cluster, "numpy", workload, sizes=TINY, warmup=0, repeats=1)
+    assert out["time_s"] > 0 and out["one_gpu_s"] > 0 and out["speedup"] == out["one_gpu_s"] / out["time_s"]
+    assert out["tasks_1gpu"] >= 4 and out["tasks_2gpu"] >= 4
+
+
+def test_dask_cuda_placement_splits_row_blocks_between_workers(cluster):
+    from cuarray.bench.cases import dask_gpus, dask_workloads
+
+    a, b = dask_gpus.worker_addresses(cluster)
+    x = dask_workloads.data("numpy", (256, 8), (32, 8), "float32")
+    x1, x2 = (dask_workloads.place(cluster, x, gpus) for gpus in (1, 2))
+    assert [ws for ws in cluster.who_has(x1).values()] == [(a,)] * 8
+    assert sorted(cluster.who_has(x2).values()) == sorted([(a,)] * 4 + [(b,)] * 4)
+    assert len(x2.__dask_graph__()) == 8  # nothing of the placement left to compute
+    np.testing.assert_array_equal(x1.compute(), x2.compute())
+
+
+def test_dask_cuda_check_catches_a_wrong_result():
+    from cuarray.bench.cases import dask_workloads
+
+    host = np.random.default_rng(1).random((64, 4))
+    q, r = np.linalg.qr(host)
+    dask_workloads.check("tsqr", host, [q, r])
+    with pytest.raises(AssertionError, match=r"dask-cuda\[tsqr\]: Q @ R differs"):
+        dask_workloads.check("tsqr", host, [q, r * 1.001])

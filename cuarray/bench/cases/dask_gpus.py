@@ -10,13 +10,21 @@ own cluster and makes the data before timing: float32 chunks of random numbers m
 workers, all on the first GPU (the one-GPU array), then the same chunks (same seeds) half on each
 GPU (the two-GPU array). A timed call is the whole Dask computation:
 
-- `sum`: ``x.sum()`` to the client (complete when the 0-d result arrives);
+- `sum`: ``x.sum(split_every=chunks per GPU)`` to the client (complete when the 0-d result
+  arrives): each GPU's chunks reduce to one partial where they lie and one partial crosses to the
+  other worker (Dask's default tree, 4 wide, makes 43 tasks of the 32 chunks where this makes 35;
+  its two-GPU time is kept as the extra `default_tree_s`);
 - `chain`: ``(sin(x) * 2 + x * x - 1) / 3``, persisted on the workers, then every worker's device
   synchronised (an elementwise result stays distributed; the sync makes the time the device's).
 
+The two-GPU array is persisted once more after its halves are concatenated, so the timed graphs
+hold no task of the concatenation (32 alias tasks, one a chunk, were in every timed graph: on a
+2-core host with NumPy chunks they made the two-GPU sum 66 ms against 49 ms without them).
 The cell is the two-GPU time (median of repeats); the one-GPU time and the speed-up are extras,
-shown in the note. Setup, data creation and teardown are outside the timed region. GB/s counts
-the least traffic: reading x (and writing the result, for the chain).
+shown in the note. One more run of each placement, untimed, under distributed's task stream gives
+the extras that say where the time goes (`task_profile`): tasks run, the workers' seconds in them,
+the seconds moving their inputs. Setup, data creation and teardown are outside the timed region.
+GB/s counts the least traffic: reading x (and writing the result, for the chain).
 """
 
 from __future__ import annotations
@@ -48,12 +56,19 @@ dask_2gpu = register(
 
 
 def _speedup_note(row) -> str:
-    parts = []
+    """The note: each library's speed-up from the second GPU (and the sum's time with Dask's
+    default tree, where measured)."""
+    parts, trees = [], []
     for name, cell in row["libs"].items():
-        sp = (cell.get("extras") or {}).get("speedup")
-        if sp:
-            parts.append("{} {:.2f}x".format(name, sp))
-    return "2 GPUs vs 1: " + ", ".join(parts) if parts else ""
+        extras = cell.get("extras") or {}
+        if extras.get("speedup"):
+            parts.append("{} {:.2f}x".format(name, extras["speedup"]))
+        if extras.get("default_tree_s"):
+            trees.append("{} {:.1f} ms".format(name, 1e3 * extras["default_tree_s"]))
+    note = "2 GPUs vs 1: " + ", ".join(parts) if parts else ""
+    if trees:
+        note += "; Dask's default tree on 2 GPUs: " + ", ".join(trees)
+    return note
 
 
 def gpu_cluster(n_gpus: int):
@@ -126,23 +141,29 @@ def place(client, lib, xp, n: int, chunk: int, gpus: int):
     step = -(-len(seeds) // gpus)
     parts = [client.persist(_blocks(lib, xp, seeds[k:k + step], chunk), workers=[w])
              for k, w in zip(range(0, len(seeds), step), worker_addresses(client)[:gpus])]
-    x = parts[0] if len(parts) == 1 else da.concatenate(parts)
+    x = parts[0]
+    if len(parts) > 1:
+        # Persisted again: the concatenation's tasks (aliases of the chunks, run where each chunk
+        # is) run here, once, and not in every timed graph.
+        wait(parts)
+        x = client.persist(da.concatenate(parts))
     wait(x)
     client.run(_sync, lib)
     return x
 
 
-def timed(client, lib: str, op: str):
-    """`run(x) -> seconds` for one whole computation `op` ("sum" or "chain") on the array `x`.
-    Each call's graph gets fresh keys (`dask.graph_manipulation.clone`, `x` itself kept): the
-    same keys again would let Dask hand back, or share, a result it still holds instead of
-    computing it (the first GPU run timed a chain faster than the memory allows that way)."""
+def timed(client, lib: str, op: str, split_every=None):
+    """`run(x) -> seconds` for one whole computation `op` ("sum" or "chain") on the array `x`
+    (the sum's tree `split_every` wide; None: Dask's default). Each call's graph gets fresh keys
+    (`dask.graph_manipulation.clone`, `x` itself kept): the same keys again would let Dask hand
+    back, or share, a result it still holds instead of computing it (the first GPU run timed a
+    chain faster than the memory allows that way)."""
     import dask.array as da
     from dask.graph_manipulation import clone
     from distributed import wait
 
     def run(x) -> float:
-        graph = clone(x.sum() if op == "sum" else (da.sin(x) * 2 + x * x - 1) / 3, omit=x)
+        graph = clone(x.sum(split_every=split_every) if op == "sum" else (da.sin(x) * 2 + x * x - 1) / 3, omit=x)
         t0 = time.perf_counter()
         if op == "sum":
             y = client.compute(graph)
@@ -158,6 +179,22 @@ def timed(client, lib: str, op: str):
     return run
 
 
+def task_profile(client, run, x, suffix: str) -> dict:
+    """One more run of `run(x)`, untimed, under distributed's task stream: how many tasks ran, the
+    seconds the workers spent in them (the host's side of each task: a kernel's device time shows
+    only where a task waits for it) and moving their inputs, summed over tasks, and the run's wall
+    time. What the tasks do not account for is Dask's latency: the scheduler, its messages, the
+    client. Keys end in `suffix` ("_1gpu", "_2gpu")."""
+    from distributed import get_task_stream
+
+    with get_task_stream(client) as stream:
+        wall = run(x)
+    spans = [s for d in stream.data for s in d["startstops"]]
+    return {"tasks" + suffix: len(stream.data), "profiled_wall" + suffix + "_s": wall,
+            "task_compute" + suffix + "_s": sum(s["stop"] - s["start"] for s in spans if s["action"] == "compute"),
+            "task_transfer" + suffix + "_s": sum(s["stop"] - s["start"] for s in spans if s["action"] == "transfer")}
+
+
 def _chain_sum(client, x) -> float:
     import dask.array as da
 
@@ -170,13 +207,19 @@ def measure(client, lib, xp, op: str, n: int, chunk: int = CHUNK, warmup: int = 
             repeats: int = REPEATS) -> dict:
     """Median seconds of `op` on `n` float32 held by one GPU, then by two (one placement at a
     time, so one GPU's memory holds one copy), after warm-up. The two-GPU time is the cell; the
-    one-GPU time and the speed-up are extras. Both placements must give the same sum."""
-    run = timed(client, lib, op)
-    times, sums = {}, []
+    one-GPU time and the speed-up are extras, and for the sum the two-GPU time with Dask's
+    default tree. Both placements must give the same sum."""
+    per_gpu = n // chunk // 2
+    run = timed(client, lib, op, split_every=per_gpu)
+    times, sums, profile = {}, [], {}
     for gpus in (1, 2):
         x = place(client, lib, xp, n, chunk, gpus)
         sums.append(float(client.compute(x.sum()).result()))
         times[gpus] = statistics.median([run(x) for _ in range(warmup + repeats)][warmup:])
+        profile.update(task_profile(client, run, x, "_{}gpu".format(gpus)))
+        if op == "sum" and gpus == 2:
+            default = timed(client, lib, op)
+            times["default"] = statistics.median([default(x) for _ in range(warmup + repeats)][warmup:])
         if op == "chain":
             sums.append(_chain_sum(client, x))  # the chain computes the same numbers on 1 or 2 GPUs
         del x  # frees the chunks before the next placement
@@ -186,7 +229,10 @@ def measure(client, lib, xp, op: str, n: int, chunk: int = CHUNK, warmup: int = 
             raise AssertionError("the one- and two-GPU results disagree: {}".format(sums))
     if abs(sums[0] / n - 0.5) > 0.01:
         raise AssertionError("the data's mean is not near 0.5: {}".format(sums[0] / n))
-    return {"time_s": times[2], "one_gpu_s": times[1], "speedup": times[1] / times[2]}
+    out = {"time_s": times[2], "one_gpu_s": times[1], "speedup": times[1] / times[2], **profile}
+    if "default" in times:
+        out["default_tree_s"] = times["default"]
+    return out
 
 
 @dask_2gpu.setup("cuarray", "cupy")
