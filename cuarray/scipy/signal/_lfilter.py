@@ -389,6 +389,10 @@ def _lfilter(b, a, x, axis=-1, zi=None, sweep=SWEEPS[0], chunk=None, layout=OVER
                                   .format(dtype))
     if a[0] == 0:
         raise ValueError("BUG: filter coefficient a[0] == 0 not supported yet")
+    # the coefficients in double precision before a[0] divides them (and complex ones are reduced
+    # to real denominators): SciPy takes them in the result's type, float32 ones rounded otherwise
+    b = b.astype(numpy.result_type(b.dtype, numpy.float64), copy=False)
+    a = a.astype(numpy.result_type(a.dtype, numpy.float64), copy=False)
     if b.dtype.kind == "c" or a.dtype.kind == "c":  # as real-coefficient filters (_lfilter_complex.py)
         _check_zi(zi, x, axis, len(b), len(a))
         return _lfilter_complex.lfilter_complex(
