@@ -355,7 +355,9 @@ def _conv2d(in1, in2, mode, boundary, fillvalue, what, flip):
     swapped = _inputs_swap_needed(mode, in1.shape, in2.shape)
     if swapped:
         in1, in2 = in2, in1
-    w = in2[::-1, ::-1] if flip else (in2.conj() if _is_complex(in2) else in2)
+    # _correlate_direct slides the conjugate of its kernel (SciPy's correlate): the flipped kernel
+    # conjugated for a convolution, the kernel itself for correlate2d (SciPy's in2.conj())
+    w = _reverse_and_conj(in2) if flip else in2
     pad_mode = _BOUNDARY[boundary]
     widths = [(b - 1, b - 1) for b in in2.shape]
     out_dt = numpy.result_type(in1.dtype, in2.dtype)
