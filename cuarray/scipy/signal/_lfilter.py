@@ -361,7 +361,10 @@ def _host_1d(v, name):
 
 
 def lfilter(b, a, x, axis=-1, zi=None):
-    """See `scipy.signal.lfilter`. `b` and `a` may be host or cuarray arrays.
+    """See `scipy.signal.lfilter`. `b` and `a` may be host or cuarray arrays; `x` a cuarray array
+    or a Python list. `zi` is SciPy's: the max(len(a), len(b)) - 1 delay states (lfiltic,
+    lfilter_zi), not cupyx's len(b) + len(a) - 2 past inputs and outputs, which raises SciPy's
+    ValueError naming both (docs/scipy-ndimage-signal.md, "zi").
 
     Examples
     --------
@@ -580,7 +583,9 @@ def sosfilt_zi(sos):
 
 def sosfilt(sos, x, axis=-1, zi=None):
     """See `scipy.signal.sosfilt`: the sections chained in one pass (_sosfilt.py) for real data
-    whose cascade decays; else one lfilter pass per section.
+    whose cascade decays; else one lfilter pass per section. `zi` is SciPy's (n_sections, ..., 2,
+    ...) delay states, not cupyx's 4 past inputs and outputs a section, which raises SciPy's
+    ValueError naming both (docs/scipy-ndimage-signal.md, "zi").
 
     Examples
     --------
