@@ -26,7 +26,8 @@ def host():
     """scipy.signal's private copy (every module of it: nothing of cuarray patched), NumPy for the
     device in the wavelets and vector strength."""
     return host_packages([cs], {
-        Wv: dict(_data=lambda x, fn: np.asarray(x), _device_param=lambda x, fn: np.asarray(x), _from_host=np.asarray, _empty=np.empty, _arange=np.arange,
+        Wv: dict(_data=lambda x, fn: np.asarray(x), _device_param=lambda x, fn: np.asarray(x), _from_host=np.asarray,
+                 _empty=np.empty, _arange=np.arange,
                  _linspace=np.linspace, _conj=np.conj, _exp=np.exp, _convolve=ss.convolve, ndarray=np.ndarray),
         V: dict(_data=lambda x, fn: np.asarray(x), _device_param=lambda x, fn: np.asarray(x), _astype=_astype,
                 _any=np.any, _angle=np.angle, _exp=np.exp, _abs=np.abs, _mean=np.mean, ndarray=np.ndarray)})[cs]
