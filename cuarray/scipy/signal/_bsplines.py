@@ -13,7 +13,6 @@ import math
 import numpy
 
 from ..._core.copying import astype as _astype
-from ..._core.host_input import as_array as _as_array
 from ..._core.ndarray import ndarray
 from ..._creation.basic import zeros as _zeros
 from ..._creation.ranges import arange as _arange
@@ -28,6 +27,8 @@ from ..._math.trigonometric import cos as _cos
 from ..._math.trigonometric import sin as _sin
 from ..._sorting.searching import where as _where
 from ..ndimage import _filters as _ndf
+from ._args import data as _data
+from ._args import host_param as _host_param
 from ._lfilter import lfilter as _lfilter
 from ._symiir import symiirorder1 as _symiirorder1
 from ._symiir import symiirorder2 as _symiirorder2
@@ -37,7 +38,7 @@ __all__ = ["cspline1d", "qspline1d", "cspline1d_eval", "qspline1d_eval", "csplin
 
 
 def _signal_1d(signal, name):
-    x = _as_array(signal, name)
+    x = _data(signal, name)
     if x.ndim != 1:
         raise ValueError("{} takes a 1-D signal, got {} dimensions".format(name, x.ndim))
     if x.shape[0] == 0:
@@ -182,7 +183,7 @@ def _eval(cj, newx, taps, basis, out_dtype):
 
 
 def _points(newx, x0, dx, name):
-    newx = _as_array(newx, name)
+    newx = _data(newx, name)
     return (newx - x0) / dx
 
 
@@ -199,7 +200,7 @@ def cspline1d_eval(cj, newx, dx=1.0, x0=0):
     array([1.267477, 3.247818, 3.490972])
     """
     newx = _points(newx, x0, float(dx), "cspline1d_eval")
-    cj = _as_array(cj, "cspline1d_eval")
+    cj = _data(cj, "cspline1d_eval")
     if cj.size == 0:
         raise ValueError("Spline coefficients 'cj' must not be empty.")
     if newx.size == 0:
@@ -221,7 +222,7 @@ def qspline1d_eval(cj, newx, dx=1.0, x0=0):
     newx = _points(newx, x0, dx, "qspline1d_eval")
     if newx.size == 0:
         return _zeros(newx.shape, dtype=newx.dtype)
-    cj = _as_array(cj, "qspline1d_eval")
+    cj = _data(cj, "qspline1d_eval")
     if cj.size == 0:
         raise ValueError("Spline coefficients 'cj' must not be empty.")
     return _eval(cj, newx, 3, _quadratic, newx.dtype)
@@ -255,7 +256,7 @@ def cspline2d(signal, lamb=0.0, precision=-1.0):
     >>> signal.cspline2d(img)[0, :3].round(4)
     array([-0.7054,  0.779 ,  1.8657])
     """
-    x = _as_array(signal, "cspline2d")
+    x = _data(signal, "cspline2d")
     precision = _precision2d(x.dtype, precision)
     if lamb <= 1 / 144.0:
         r = -2 + math.sqrt(3.0)
@@ -280,7 +281,7 @@ def qspline2d(signal, lamb=0.0, precision=-1.0):
     >>> signal.qspline2d(img)[0, :3].round(4)
     array([-0.4514,  0.7687,  1.7794])
     """
-    x = _as_array(signal, "qspline2d")
+    x = _data(signal, "qspline2d")
     precision = _precision2d(x.dtype, precision)
     if lamb > 0:
         raise ValueError("lambda must be negative or zero")
@@ -305,7 +306,7 @@ def sepfir2d(input, hrow, hcol):
            [32., 32., 32., 32.],
            [16., 16., 16., 16.]])
     """
-    x = _as_array(input, "sepfir2d")
+    x = _data(input, "sepfir2d")
     if x.ndim != 2:
         raise ValueError("object of too small depth for desired array" if x.ndim < 2 else
                          "object too deep for desired array")
@@ -314,8 +315,7 @@ def sepfir2d(input, hrow, hcol):
         if x.dtype == numpy.complex128 else x.dtype
     if x.dtype.kind in "iu" and x.dtype.itemsize >= 4:
         dt = numpy.dtype(numpy.float64)
-    hrow = numpy.asarray(hrow.get() if isinstance(hrow, ndarray) else hrow)
-    hcol = numpy.asarray(hcol.get() if isinstance(hcol, ndarray) else hcol)
+    hrow, hcol = _host_param(hrow), _host_param(hcol)
     if hrow.ndim != 1 or hcol.ndim != 1:
         raise ValueError("hrow and hcol must be 1-D")
     if hrow.shape[0] % 2 != 1 or hcol.shape[0] % 2 != 1:
@@ -339,7 +339,7 @@ def spline_filter(Iin, lmbda=5.0):
     >>> signal.spline_filter(img)[0, :3].round(4)
     array([1.9167, 2.2615, 2.77  ])
     """
-    x = _as_array(Iin, "spline_filter")
+    x = _data(Iin, "spline_filter")
     if x.dtype not in (numpy.float32, numpy.float64, numpy.complex64, numpy.complex128):
         raise TypeError("Invalid data type for Iin: Iin.dtype = {!r}".format(x.dtype))
     intype = x.dtype
@@ -360,6 +360,6 @@ def gauss_spline(x, n):
     >>> signal.gauss_spline(cuarray.array([-1., 0., 1.]), 3)
     array([0.15418033, 0.6909883 , 0.15418033])
     """
-    x = _as_array(x, "gauss_spline")
+    x = _data(x, "gauss_spline")
     signsq = (n + 1) / 12.0
     return 1 / math.sqrt(2 * math.pi * signsq) * _exp(-x ** 2 / 2 / signsq)

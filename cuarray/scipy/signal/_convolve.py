@@ -16,12 +16,14 @@ import numpy
 
 from ..._core.ndarray import ndarray
 from ..._core.ndarray import ndarray as _device_array  # (the host tests stand in for `ndarray`)
+from ..._creation.ranges import arange as _arange
 from ..._math import fft_convolve as _fc
 from ..._padding.padding import pad as _pad
 import cuarray.fft as _fft  # (the subsystem, by its full name: layers checked in tests/test_layers.py)
 from ...cuda import stream as _stream
 from ..ndimage import _filter_kernels as _fk
 from ..ndimage import _support as _s
+from . import _args
 
 __all__ = ["fftconvolve", "convolve", "correlate", "choose_conv_method", "convolve2d", "correlate2d",
            "correlation_lags"]
@@ -82,8 +84,8 @@ def fftconvolve(in1, in2, mode="full", axes=None):
     >>> signal.fftconvolve(cuarray.array([1., 2., 3.]), cuarray.array([1., 1., 0.5]))
     array([1. , 3. , 5.5, 4. , 1.5])
     """
-    in1 = _s.as_array(in1, "fftconvolve")
-    in2 = _s.as_array(in2, "fftconvolve")
+    in1 = _args.data(in1, "fftconvolve")
+    in2 = _args.data(in2, "fftconvolve")
     if in1.ndim == in2.ndim == 0:
         return in1 * in2
     if in1.ndim != in2.ndim:
@@ -173,8 +175,8 @@ def choose_conv_method(in1, in2, mode="full", measure=False):
     >>> signal.choose_conv_method(cuarray.array([1, 2, 3]), cuarray.array([1, 1]))
     'direct'
     """
-    volume = _s.as_array(in1, "choose_conv_method")
-    kernel = _s.as_array(in2, "choose_conv_method")
+    volume = _args.data(in1, "choose_conv_method")
+    kernel = _args.data(in2, "choose_conv_method")
     if measure:
         times = {}
         for method in ("fft", "direct"):
@@ -184,6 +186,10 @@ def choose_conv_method(in1, in2, mode="full", measure=False):
             _stream.get_current_stream().synchronize()
             times[method] = time.perf_counter() - t0
         return min(times, key=times.get), times
+    if volume.ndim != kernel.ndim or volume.ndim == 0:  # (convolve refuses these; SciPy answers)
+        if volume.ndim == 1 and kernel.ndim == 0 and "b" not in (volume.dtype.kind, kernel.dtype.kind):
+            raise IndexError("tuple index out of range")  # (SciPy's 1-D cost model reads the kernel's length)
+        return "direct"
     if volume.dtype.kind in "iub" and kernel.dtype.kind in "iub":
         return "direct"
     full = [a + b - 1 for a, b in zip(volume.shape, kernel.shape)]
@@ -200,17 +206,21 @@ def _reverse_and_conj(x):
     return r.conj() if _is_complex(r) else r
 
 
-def _correlate_direct_real(p, w, out_dt, mode_full_shape):
-    """Valid correlation of the (padded) real array p with the real host kernel w: out[k] =
-    sum_j p[k + j] * w[j], for k below mode_full_shape."""
+def _correlate_direct_real(p, w, out_dt, start, shape):
+    """The part (`start`, `shape`) of the valid correlation of the (padded) real array p with the
+    real host kernel w: out[k] = sum_j p[start + k + j] * w[j]. A fresh C-contiguous array, as
+    SciPy's (the kernel's output has p's shape: a part smaller than it is copied out)."""
     fp = numpy.ones(w.shape, bool)
     origins = [-(s // 2) for s in w.shape]  # taps at offsets 0..len-1 from the output point
     res = _fk.filternd(p, out_dt, "correlate", fp, w[fp], origins, 4, 0.0)
-    return res[tuple(slice(0, n) for n in mode_full_shape)]
+    if tuple(shape) == tuple(res.shape):
+        return res
+    return res[tuple(slice(a, a + n) for a, n in zip(start, shape))].copy()
 
 
-def _correlate_direct(in1, in2, mode):
-    """SciPy's direct correlate: in1 zero-padded, the kernel slid over it."""
+def _correlate_direct(in1, in2, mode, crop=None):
+    """SciPy's direct correlate: in1 zero-padded, the kernel slid over it. `crop`: (start, shape)
+    of the part of the 'valid' correlation wanted (mode 'valid' only)."""
     out_dt = numpy.result_type(in1.dtype, in2.dtype)
     if out_dt.kind == "c":  # four real correlations
         w = in2.conj()
@@ -218,7 +228,7 @@ def _correlate_direct(in1, in2, mode):
         for a in (in1.real, in1.imag if _is_complex(in1) else None):
             for b in (w.real, w.imag if _is_complex(w) else None):
                 parts.append(None if a is None or b is None else
-                             _correlate_direct(a, b, mode))
+                             _correlate_direct(a, b, mode, crop))
         rr, ri, ir, ii = parts
         re = rr if ii is None else rr - ii
         im = (ri if ri is not None else 0) + (ir if ir is not None else 0)
@@ -226,14 +236,16 @@ def _correlate_direct(in1, in2, mode):
         res.real[...] = re
         res.imag[...] = im
         return res
-    w = _s.host_param(in2).astype(numpy.float64)
+    w = _args.host_param(in2).astype(numpy.float64)
     if mode == "valid":
         shape = [a - b + 1 for a, b in zip(in1.shape, in2.shape)]
-        return _correlate_direct_real(in1, w, out_dt, shape)
+        start, shape = crop if crop is not None else ([0] * in1.ndim, shape)
+        return _correlate_direct_real(in1, w, out_dt, start, shape)
     p = _pad(in1, [(b - 1, b - 1) for b in in2.shape])
     full = [a + b - 1 for a, b in zip(in1.shape, in2.shape)]
-    res = _correlate_direct_real(p, w, out_dt, full)
-    return res if mode == "full" else _centered(res, in1.shape)
+    if mode == "full":
+        return _correlate_direct_real(p, w, out_dt, [0] * in1.ndim, full)
+    return _correlate_direct_real(p, w, out_dt, [(f - a) // 2 for f, a in zip(full, in1.shape)], in1.shape)
 
 
 def correlate(in1, in2, mode="full", method="auto"):
@@ -246,8 +258,8 @@ def correlate(in1, in2, mode="full", method="auto"):
     >>> signal.correlate(cuarray.array([1., 2., 3.]), cuarray.array([1., 1., 0.5]))
     array([0.5, 2. , 4.5, 5. , 3. ])
     """
-    in1 = _s.as_array(in1, "correlate")
-    in2 = _s.as_array(in2, "correlate")
+    in1 = _args.data(in1, "correlate")
+    in2 = _args.data(in2, "correlate")
     if in1.ndim == in2.ndim == 0:
         return in1 * (in2.conj() if _is_complex(in2) else in2)
     if in1.ndim != in2.ndim:
@@ -274,8 +286,8 @@ def convolve(in1, in2, mode="full", method="auto"):
     >>> signal.convolve(cuarray.array([1., 2., 3.]), cuarray.array([1., 1., 0.5]))
     array([1. , 3. , 5.5, 4. , 1.5])
     """
-    volume = _s.as_array(in1, "convolve")
-    kernel = _s.as_array(in2, "convolve")
+    volume = _args.data(in1, "convolve")
+    kernel = _args.data(in2, "convolve")
     if volume.ndim == kernel.ndim == 0:
         return volume * kernel
     if volume.ndim != kernel.ndim:
@@ -300,9 +312,40 @@ _BOUNDARY = {"fill": "constant", "pad": "constant", "circular": "wrap", "wrap": 
              "symm": "symmetric"}
 
 
+_CAST_FILL = "could not cast `fillvalue` directly to the output type (it was first converted to complex)."
+
+
+def _fill_value(fillvalue, dt):
+    """SciPy's `fillvalue` for an output of dtype `dt`, as a Python scalar: an array (a cuarray or
+    NumPy array, 0-d or of one element) must cast safely to `dt`; a scalar is converted by value
+    (a complex one only for a complex output, a finite one in range for an integer output)."""
+    if _s.is_array(fillvalue) or isinstance(fillvalue, numpy.ndarray):
+        v = _args.host_param(fillvalue)
+        if not numpy.can_cast(v.dtype, dt, "safe"):
+            raise ValueError(_CAST_FILL)
+        if v.size != 1:
+            raise ValueError("`fillvalue` cannot be an empty array." if v.size == 0 else
+                             "`fillvalue` must be scalar or an array with one element.")
+        return v.reshape(()).astype(dt).item()
+    c = complex(numpy.nan if fillvalue is None else fillvalue)
+    if dt.kind == "c":
+        return c
+    if isinstance(fillvalue, (complex, numpy.complexfloating)):
+        raise ValueError(_CAST_FILL)
+    if dt.kind == "f":
+        return c.real
+    if not math.isfinite(c.real):
+        raise ValueError(_CAST_FILL)
+    v = int(c.real)
+    info = numpy.iinfo(dt) if dt.kind in "iu" else None
+    if info is not None and not info.min <= v <= info.max:
+        raise ValueError(_CAST_FILL)
+    return v
+
+
 def _conv2d(in1, in2, mode, boundary, fillvalue, what, flip):
-    in1 = _s.as_array(in1, what)
-    in2 = _s.as_array(in2, what)
+    in1 = _args.data(in1, what)
+    in2 = _args.data(in2, what)
     if not in1.ndim == in2.ndim == 2:
         raise ValueError("{} inputs must both be 2-D arrays".format(what))
     _check_mode(mode)
@@ -312,20 +355,28 @@ def _conv2d(in1, in2, mode, boundary, fillvalue, what, flip):
     swapped = _inputs_swap_needed(mode, in1.shape, in2.shape)
     if swapped:
         in1, in2 = in2, in1
-    w = in2[::-1, ::-1] if flip else (in2.conj() if _is_complex(in2) else in2)
+    # _correlate_direct slides the conjugate of its kernel (SciPy's correlate): the flipped kernel
+    # conjugated for a convolution, the kernel itself for correlate2d (SciPy's in2.conj())
+    w = _reverse_and_conj(in2) if flip else in2
     pad_mode = _BOUNDARY[boundary]
+    widths = [(b - 1, b - 1) for b in in2.shape]
+    out_dt = numpy.result_type(in1.dtype, in2.dtype)
+    if out_dt.kind == "b" or out_dt.char == "e":  # (SciPy's C core has no bool or float16 loop)
+        raise ValueError("convolve2d not available for this type.")
+    fill = _fill_value(fillvalue, out_dt) if pad_mode == "constant" else None  # (checked in every mode, as SciPy)
     if mode == "valid":
         p = in1
     elif pad_mode == "constant":
-        p = _pad(in1, [(b - 1, b - 1) for b in in2.shape], mode="constant", constant_values=fillvalue)
+        # padded in the output's type: SciPy's fill value is converted to it, not to in1's
+        p = _pad(in1.astype(out_dt, copy=False), widths, mode="constant", constant_values=fill)
     else:
-        p = _pad(in1, [(b - 1, b - 1) for b in in2.shape], mode=pad_mode)
-    full = _correlate_direct(p, w, "valid")
+        p = _pad(in1, widths, mode=pad_mode)
+    crop = None
     if mode == "same":
-        s = [((b - 1) // 2 if flip else b - 1 - (b - 1) // 2) for b in in2.shape]
-        full = full[s[0]:s[0] + in1.shape[0], s[1]:s[1] + in1.shape[1]].copy()
+        crop = ([((b - 1) // 2 if flip else b - 1 - (b - 1) // 2) for b in in2.shape], in1.shape)
+    full = _correlate_direct(p, w, "valid", crop)
     if swapped and not flip:
-        full = full[::-1, ::-1].copy()
+        full = full[::-1, ::-1]  # (SciPy's view: not C-contiguous either)
     return full
 
 
@@ -360,7 +411,8 @@ def correlate2d(in1, in2, mode="full", boundary="fill", fillvalue=0):
 
 
 def correlation_lags(in1_len, in2_len, mode="full"):
-    """See `scipy.signal.correlation_lags`: a NumPy array (host arithmetic on two lengths).
+    """See `scipy.signal.correlation_lags`. A cuarray array (int64), as cupyx returns (SciPy's is a
+    NumPy array): the lags index a correlation computed on the device.
 
     Examples
     --------
@@ -370,12 +422,13 @@ def correlation_lags(in1_len, in2_len, mode="full"):
     array([-2, -1,  0,  1,  2])
     """
     if mode == "full":
-        return numpy.arange(-in2_len + 1, in1_len)
+        return _arange(-in2_len + 1, in1_len, dtype=numpy.int64)
     if mode == "same":
-        lags = numpy.arange(-in2_len + 1, in1_len)
-        mid, bound = lags.size // 2, in1_len // 2
-        return lags[mid - bound:mid + bound] if in1_len % 2 == 0 else lags[mid - bound:mid + bound + 1]
+        lo = -in2_len + 1
+        mid, bound = (in1_len + in2_len - 1) // 2, in1_len // 2
+        stop = mid + bound + (in1_len % 2)
+        return _arange(lo + mid - bound, lo + stop, dtype=numpy.int64)
     if mode == "valid":
         bound = in1_len - in2_len
-        return numpy.arange(bound + 1) if bound >= 0 else numpy.arange(bound, 1)
+        return _arange(bound + 1, dtype=numpy.int64) if bound >= 0 else _arange(bound, 1, dtype=numpy.int64)
     raise ValueError("Mode {} is invalid".format(mode))

@@ -19,13 +19,14 @@ import numpy
 
 import cuarray.fft as _fft  # (the subsystem, by its full name: layers checked in tests/test_layers.py)
 
-from ..._core.host_input import as_array as _as_array
 from ..._creation.basic import zeros as _zeros
 from ..._creation.ranges import arange as _arange
 from ..._manipulation.transpose import swapaxes as _swapaxes
 from ..._math.arithmetic import divide as _divide
 from ..._math.arithmetic import multiply as _multiply
 from ..._math.explog import exp as _exp
+from ._args import data as _data
+from ._args import host_param as _host_param
 from ._convolve import _next_fast_len
 
 __all__ = ["czt", "zoom_fft", "CZT", "ZoomFFT", "czt_points"]
@@ -108,7 +109,7 @@ class CZT:
 
     def __call__(self, x, *, axis=-1):
         """The transform of `x` along `axis` (see `scipy.signal.CZT`)."""
-        x = _as_array(x, type(self).__name__)
+        x = _data(x, type(self).__name__)
         if x.shape[axis] != self.n:
             raise ValueError("CZT defined for length {}, not {}".format(self.n, x.shape[axis]))
         x = _swapaxes(x, axis, -1)
@@ -156,9 +157,10 @@ class ZoomFFT(CZT):
     def __init__(self, n, fn, m=None, *, fs=2, endpoint=False):
         m = _validate_sizes(n, m)
         k = _arange(max(m, n), dtype=numpy.int64)
-        if numpy.size(fn) == 2:
+        fn = _host_param(fn)  # (the range: a host parameter, device scalars in a list included)
+        if fn.size == 2:
             f1, f2 = fn
-        elif numpy.size(fn) == 1:
+        elif fn.size == 1:
             f1, f2 = 0.0, fn
         else:
             raise ValueError("fn must be a scalar or 2-length sequence")
@@ -182,7 +184,7 @@ def czt(x, m=None, w=None, a=1 + 0j, *, axis=-1):
     >>> abs(signal.czt(cuarray.array([1., 2., 3., 4.]))).round(6)
     array([10.      ,  2.828427,  2.      ,  2.828427])
     """
-    x = _as_array(x, "czt")
+    x = _data(x, "czt")
     return CZT(x.shape[axis], m=m, w=w, a=a)(x, axis=axis)
 
 
@@ -196,5 +198,5 @@ def zoom_fft(x, fn, m=None, *, fs=2, endpoint=False, axis=-1):
     >>> abs(signal.zoom_fft(cuarray.array([1., 2., 3., 4.]), [0., 1.], m=2)).round(6)
     array([10.      ,  2.828427])
     """
-    x = _as_array(x, "zoom_fft")
+    x = _data(x, "zoom_fft")
     return ZoomFFT(x.shape[axis], fn, m=m, fs=fs, endpoint=endpoint)(x, axis=axis)

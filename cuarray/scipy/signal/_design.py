@@ -12,6 +12,7 @@ import numpy
 
 from ..ndimage import _filters as _ndf
 from ..ndimage import _support as _s
+from . import _args
 from . import _host_calls as _h
 from .windows._get_window import get_window as get_window  # (the windows module's, re-exported here)
 
@@ -216,11 +217,11 @@ def order_filter(a, domain, rank):
     >>> signal.order_filter(x, cuarray.ones(3), 2)   # the largest of 3
     array([8., 8., 8., 4., 4.])
     """
-    domain = _s.host_param(domain)
+    domain = _args.host_param(domain)
     for dimsize in domain.shape:
         if dimsize % 2 != 1:
             raise ValueError("Each dimension of domain argument should have an odd number of elements.")
-    a = _s.as_array(a, "order_filter")
+    a = _args.data(a, "order_filter")
     if not (a.dtype.kind in "iu" or a.dtype in (numpy.float32, numpy.float64)):
         raise ValueError("dtype={} is not supported by order_filter".format(a.dtype))
     return _ndf.rank_filter(a, rank, footprint=domain, mode="constant")

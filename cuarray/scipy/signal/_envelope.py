@@ -12,6 +12,7 @@ from ..._creation.basic import zeros as _zeros
 from ..._manipulation.joining import stack as _stack
 from ..._manipulation.transpose import moveaxis as _moveaxis
 from ..ndimage import _support as _s
+from . import _args
 from ._resample import resample as _resample
 
 __all__ = ["envelope"]
@@ -47,7 +48,7 @@ def envelope(z, bp_in: tuple[int | None, int | None] = (1, None), *, n_out: int 
            0.646447, 0.53806 , 0.5     , 0.53806 , 0.646447, 0.808658,
            1.      , 1.191342, 1.353553, 1.46194 ])
     """
-    z = _s.as_array(z, "envelope")
+    z = _args.data(z, "envelope")
     _check(z, bp_in, n_out, residual, axis)
     n = z.shape[axis]
     n_out = n if n_out is None else n_out

@@ -15,6 +15,7 @@ from ..._manipulation.joining import concatenate as _concatenate
 from ..._sorting.searching import where as _where
 from ..ndimage import _filters as _ndf
 from ..ndimage import _support as _s
+from . import _args
 from . import _convolve
 
 __all__ = ["medfilt", "medfilt2d", "wiener", "hilbert", "hilbert2", "detrend"]
@@ -30,14 +31,14 @@ def medfilt(volume, kernel_size=None):
     >>> signal.medfilt(cuarray.array([2., 8., 0., 4., 1.]), 3)
     array([2., 2., 4., 1., 1.])
     """
-    volume = _s.as_array(volume, "medfilt")
+    volume = _args.data(volume, "medfilt")
     if volume.ndim == 0:
         volume = volume.reshape((1,))
     if not (volume.dtype.kind in "iu" or volume.dtype in (numpy.float32, numpy.float64)):
         raise ValueError("dtype={} is not supported by medfilt".format(volume.dtype))
     if kernel_size is None:
         kernel_size = [3] * volume.ndim
-    kernel_size = numpy.asarray(kernel_size)
+    kernel_size = _args.host_param(kernel_size)
     if kernel_size.shape == ():
         kernel_size = numpy.repeat(kernel_size.item(), volume.ndim)
     for k in range(volume.ndim):
@@ -61,7 +62,7 @@ def medfilt2d(input, kernel_size=3):
            [3., 5., 3.],
            [0., 4., 0.]])
     """
-    x = _s.as_array(input, "medfilt2d")
+    x = _args.data(input, "medfilt2d")
     if x.ndim != 2:
         raise ValueError("medfilt2d: input must be 2-D")  # SciPy's C core: "invalid image dimensions"
     return medfilt(x, kernel_size if kernel_size is not None else 3)
@@ -77,11 +78,11 @@ def wiener(im, mysize=None, noise=None):
     >>> signal.wiener(cuarray.array([1., 2., 8., 3., 4.]), 3)
     array([1.        , 2.86046512, 5.37419355, 5.        , 2.33333333])
     """
-    im = _s.as_array(im, "wiener")
+    im = _args.data(im, "wiener")
     if mysize is None:
         mysize = [3] * im.ndim
-    if numpy.asarray(mysize).shape == ():
-        mysize = [mysize] * im.ndim
+    mysize = _args.host_param(mysize)
+    mysize = [mysize.item()] * im.ndim if mysize.shape == () else mysize.tolist()
     size = float(math.prod(mysize))
     ones = numpy.ones(mysize)
     local_mean = _convolve.correlate(im, _ones_like(im, ones), "same") / size
@@ -110,7 +111,7 @@ def hilbert(x, N=None, axis=-1):
     >>> cuarray.abs(signal.hilbert(x))   # the envelope
     array([1., 1., 1., 1.])
     """
-    x = _s.as_array(x, "hilbert")
+    x = _args.data(x, "hilbert")
     if x.dtype.kind == "c":
         raise ValueError("x must be real.")
     if N is None:
@@ -143,7 +144,7 @@ def hilbert2(x, N=None, axes=(-2, -1)):
     array([[2.75, 2.75],
            [2.75, 2.75]])
     """
-    x = _s.as_array(x, "hilbert2")
+    x = _args.data(x, "hilbert2")
     if x.ndim < 2:
         x = x.reshape((1,) * (2 - x.ndim) + x.shape)
     if x.dtype.kind == "c":
@@ -188,14 +189,14 @@ def detrend(data, axis=-1, type="linear", bp=0, overwrite_data=False):
     """
     if type not in ("linear", "l", "constant", "c"):
         raise ValueError("Trend type must be 'linear' or 'constant'.")
-    data = _s.as_array(data, "detrend")
+    data = _args.data(data, "detrend")
     dtype = data.dtype.char
     if dtype not in "dfDF":
         dtype = "d"
     if type in ("constant", "c"):
         return data - data.mean(axis, keepdims=True)
     n = data.shape[axis]
-    bp = numpy.sort(numpy.unique(numpy.concatenate(numpy.atleast_1d(0, bp, n))))
+    bp = numpy.sort(numpy.unique(numpy.concatenate(numpy.atleast_1d(0, _args.host_param(bp), n))))
     if numpy.any(bp > n):
         raise ValueError("Breakpoints must be less than length of data along given axis.")
     x = data.astype(dtype)

@@ -27,6 +27,7 @@ from ..._math.explog import exp as _exp
 from ..._math.misc import absolute as _abs
 from ..._sorting.searching import where as _where
 from ..ndimage import _support as _s
+from . import _args
 from . import _host_calls as _h
 
 __all__ = ["freqz", "freqz_zpk", "freqz_sos", "sosfreqz", "freqs", "freqs_zpk", "group_delay", "findfreqs"]
@@ -108,8 +109,8 @@ def freqz(b, a=1, worN=512, whole=False, plot=None, fs=2 * math.pi, include_nyqu
     >>> cuarray.round(cuarray.abs(h), 6)
     array([1.      , 0.92388 , 0.707107, 0.382683])
     """
-    b = numpy.atleast_1d(_s.host_param(b))
-    a = numpy.atleast_1d(_s.host_param(a))
+    b = numpy.atleast_1d(_args.host_param(b))
+    a = numpy.atleast_1d(_args.host_param(a))
     if a.dtype.kind in "iub":
         a = a.astype(numpy.float64)
     res = numpy.result_type(b, a)
@@ -193,8 +194,8 @@ def freqz_zpk(z, p, k, worN=512, whole=False, fs=2 * math.pi):
     >>> cuarray.round(cuarray.abs(h), 6)
     array([1.      , 0.626943, 0.316228, 0.136774])
     """
-    z = numpy.atleast_1d(_s.host_param(z))
-    p = numpy.atleast_1d(_s.host_param(p))
+    z = numpy.atleast_1d(_args.host_param(z))
+    p = numpy.atleast_1d(_args.host_param(p))
     res = numpy.result_type(z, p)
     res = numpy.dtype(numpy.float64 if res in (numpy.float64, numpy.complex128) else numpy.float32)
     fs = _validate_fs(fs)
@@ -225,7 +226,7 @@ def freqz_sos(sos, worN=512, whole=False, fs=2 * math.pi):
     array([2.      , 1.357197, 0.894427, 0.714813])
     """
     fs = _validate_fs(fs)
-    sos = numpy.asarray(_s.host_param(sos))
+    sos = numpy.asarray(_args.host_param(sos))
     if sos.ndim < 2:
         sos = sos.reshape((1,) * (2 - sos.ndim) + sos.shape)
     if sos.ndim != 2:
@@ -270,7 +271,7 @@ def freqs(b, a, worN=200, plot=None):
     >>> cuarray.round(cuarray.abs(h), 6)
     array([0.894427, 0.707107, 0.447214])
     """
-    b, a = _s.host_param(b), _s.host_param(a)
+    b, a = _args.host_param(b), _args.host_param(a)
     if worN is None:
         worN = 200
     w = findfreqs(b, a, worN) if _is_int(worN) else _grid(worN, None)
@@ -292,7 +293,7 @@ def freqs_zpk(z, p, k, worN=200):
     >>> cuarray.round(cuarray.abs(h), 6)
     array([0.894427, 0.707107, 0.447214])
     """
-    z, p = numpy.atleast_1d(_s.host_param(z)), numpy.atleast_1d(_s.host_param(p))
+    z, p = numpy.atleast_1d(_args.host_param(z)), numpy.atleast_1d(_args.host_param(p))
     k = numpy.asarray(_h.to_host(k), dtype=numpy.float64)
     if k.size > 1:
         raise ValueError("k must be a single scalar gain")
@@ -314,7 +315,7 @@ def group_delay(system, w=512, whole=False, fs=2 * math.pi):
     >>> cuarray.round(gd, 6)
     array([ 0.333333,  0.308391,  0.2     , -0.190744])
     """
-    b, a = (numpy.atleast_1d(_s.host_param(c)) for c in system)
+    b, a = (numpy.atleast_1d(_args.host_param(c)) for c in system)
     if w is None:
         w = 512
     fs = _validate_fs(fs)

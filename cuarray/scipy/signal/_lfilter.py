@@ -36,6 +36,7 @@ from ..._manipulation.joining import stack as _stack
 from ...cuda import launch as _launch
 from ...cuda.kernel_family import KernelFamily
 from ..ndimage import _support as _s
+from . import _args
 from . import _filtfilt_gust
 from . import _lfilter_complex
 from ._convolve import fftconvolve as _fftconvolve
@@ -353,14 +354,17 @@ def _run(ba: numpy.ndarray, K: int, x: ndarray, out_dt, axis: int, zi, plan=SWEE
 
 
 def _host_1d(v, name):
-    v = numpy.atleast_1d(_s.host_param(v))
+    v = numpy.atleast_1d(_args.host_param(v))
     if not (v.ndim == 1 and v.size > 0):
         raise ValueError("Parameter {} is not a non-empty 1d array, since {}.shape={!r}!".format(name, name, v.shape))
     return v
 
 
 def lfilter(b, a, x, axis=-1, zi=None):
-    """See `scipy.signal.lfilter`. `b` and `a` may be host or cuarray arrays.
+    """See `scipy.signal.lfilter`. `b` and `a` may be host or cuarray arrays; `x` a cuarray array
+    or a Python list. `zi` is SciPy's: the max(len(a), len(b)) - 1 delay states (lfiltic,
+    lfilter_zi), not cupyx's len(b) + len(a) - 2 past inputs and outputs, which raises SciPy's
+    ValueError naming both (docs/scipy-ndimage-signal.md, "zi").
 
     Examples
     --------
@@ -377,7 +381,7 @@ def _lfilter(b, a, x, axis=-1, zi=None, sweep=SWEEPS[0], chunk=None, layout=OVER
     (None: plan_chunks' choice) and the overlap plan's layout (`OVERLAP_LAYOUTS`)."""
     b = _host_1d(b, "b")
     a = _host_1d(a, "a")
-    x = _s.as_array(x, "lfilter")
+    x = _args.data(x, "lfilter")
     axis = _s.normalize_axis(axis, x.ndim)
     if zi is not None:
         zi = _state(zi, "lfilter")
@@ -388,8 +392,12 @@ def _lfilter(b, a, x, axis=-1, zi=None, sweep=SWEEPS[0], chunk=None, layout=OVER
                                   .format(dtype))
     if a[0] == 0:
         raise ValueError("BUG: filter coefficient a[0] == 0 not supported yet")
+    # the coefficients in double precision before a[0] divides them (and complex ones are reduced
+    # to real denominators): SciPy takes them in the result's type, float32 ones rounded otherwise
+    b = b.astype(numpy.result_type(b.dtype, numpy.float64), copy=False)
+    a = a.astype(numpy.result_type(a.dtype, numpy.float64), copy=False)
     if b.dtype.kind == "c" or a.dtype.kind == "c":  # as real-coefficient filters (_lfilter_complex.py)
-        _check_zi(zi, x, axis, max(len(a), len(b)) - 1)
+        _check_zi(zi, x, axis, len(b), len(a))
         return _lfilter_complex.lfilter_complex(
             b, a, x, axis, zi, lambda bb, aa, xx, ax, z: _lfilter(bb, aa, xx, ax, z, sweep, chunk, layout), dtype)
     K = max(len(a), len(b)) - 1
@@ -397,7 +405,7 @@ def _lfilter(b, a, x, axis=-1, zi=None, sweep=SWEEPS[0], chunk=None, layout=OVER
     aa = numpy.zeros(K + 1)
     bb[:len(b)] = b / a[0]
     aa[:len(a)] = a / a[0]
-    _check_zi(zi, x, axis, K)
+    _check_zi(zi, x, axis, len(b), len(a))
     if x.dtype.kind == "c" or (zi is not None and zi.dtype.kind == "c"):
         # real coefficients: the filter is linear, so the real and imaginary parts run apart
         xr = x.real if x.dtype.kind == "c" else x
@@ -425,21 +433,43 @@ def _lfilter(b, a, x, axis=-1, zi=None, sweep=SWEEPS[0], chunk=None, layout=OVER
 def _state(zi, fn):
     """A filter state: a cuarray array as it is, a list or NumPy array (a small parameter, as SciPy
     takes it) copied to the device."""
-    if _s.is_array(zi) or not isinstance(zi, (list, tuple, numpy.ndarray)):
-        return _s.as_array(zi, fn)
-    return _from_host(numpy.asarray(zi))
+    return _args.device_param(zi, fn)
 
 
-def _check_zi(zi, x, axis, K):
+def _check_zi(zi, x, axis, nb, na):
+    """SciPy's check of zi's shape for a filter of nb numerator and na denominator taps: x's shape
+    with the K = max(nb, na) - 1 delay states along `axis`, any other axis of length 1 broadcast."""
     if zi is None:
         return
     if zi.ndim != x.ndim:
         raise ValueError("Dimensions of parameters x and zi must match, but x.ndim={!r}, zi.ndim={!r}!"
                          .format(x.ndim, zi.ndim))
+    K = max(nb, na) - 1
     expected = x.shape[:axis] + (K,) + x.shape[axis + 1:]
     for k in range(zi.ndim):
         if zi.shape[k] != expected[k] and not (k != axis and zi.shape[k] == 1):
-            raise ValueError("Unexpected shape for parameter zi: expected {}, found {}.".format(expected, zi.shape))
+            others = all(zi.shape[j] in (expected[j], 1) for j in range(zi.ndim) if j != axis)
+            raise ValueError("Unexpected shape for parameter zi: expected {}, found {}.".format(expected, zi.shape)
+                             + _cupyx_zi_hint(zi.shape[axis] if others else None, nb + na - 2, K, "lfilter"))
+
+
+def _sos_zi_axis_length(shape, expected, axis):
+    """sosfilt's zi length along the axis where zi has the expected shape elsewhere, else None."""
+    if len(shape) != len(expected) or shape[:axis + 1] + shape[axis + 2:] != expected[:axis + 1] + expected[axis + 2:]:
+        return None
+    return shape[axis + 1]
+
+
+def _cupyx_zi_hint(found, cupyx_len, K, fn):
+    """What to say when zi has cupyx.scipy.signal's length along the axis (`found`; None when zi
+    is wrong elsewhere too): cupyx's `lfilter` and `sosfilt` take past inputs then past outputs,
+    len(b) + len(a) - 2 values (4 a section), not SciPy's delay states. Which convention cuarray
+    takes, and how to convert; nothing where the lengths do not tell the two apart."""
+    if found != cupyx_len or cupyx_len == K:
+        return ""
+    return (" A zi of {} values along the axis is cupyx.scipy.signal.{}'s convention (past inputs, then past "
+            "outputs); cuarray takes SciPy's, the filter's {} delay states: convert past outputs y and inputs x "
+            "with lfiltic(b, a, y, x) (per section for sosfilt).".format(found, fn, K))
 
 
 def _lfilter_real(bb, aa, K, x, dtype, axis, zi, shape, sweep, chunk=None, layout=OVERLAP_LAYOUTS[0]):
@@ -470,9 +500,20 @@ def _long_fir(bb, x, dtype, axis, z):
     return y, (full[tuple(idx)].copy() if z is not None else None)
 
 
+def _floating_pair(b, a):
+    """b and a as host arrays of SciPy's xp_promote(b, a, force_floating=True) dtype: NumPy's
+    promotion (Python scalars weak), float64 for integers and booleans."""
+    hb, ha = _args.host_param(b), _args.host_param(a)
+    dt = numpy.result_type(*(v if isinstance(v, (int, float, complex)) else h for v, h in ((b, hb), (a, ha))))
+    if dt.kind in "biu":
+        dt = numpy.dtype(numpy.float64)
+    return hb.astype(dt, copy=False), ha.astype(dt, copy=False)
+
+
 def lfilter_zi(b, a):
-    """See `scipy.signal.lfilter_zi`: a small linear solve on the host; the result is a cuarray
-    array when b or a is one, else a NumPy array.
+    """See `scipy.signal.lfilter_zi` (SciPy 1.18's: `a[0] == 0` and `sum(a) == 0` raise
+    ValueError, SciPy 1.17 dropped leading zeros of `a` and solved a singular system): a few host
+    operations; the result is a cuarray array when b or a is one, else a NumPy array.
 
     Examples
     --------
@@ -482,37 +523,28 @@ def lfilter_zi(b, a):
     array([1.])
     """
     on_device = _s.is_array(b) or _s.is_array(a)
-    b = numpy.atleast_1d(_s.host_param(b))
-    if b.ndim != 1:
-        raise ValueError("Numerator b must be 1-D.")
-    a = numpy.atleast_1d(_s.host_param(a))
-    if a.ndim != 1:
-        raise ValueError("Denominator a must be 1-D.")
-    while len(a) > 1 and a[0] == 0.0:
-        a = a[1:]
-    if a.size < 1:
-        raise ValueError("There must be at least one nonzero `a` coefficient.")
-    if a[0] != 1.0:
-        b = b / a[0]
-        a = a / a[0]
-    n = max(len(a), len(b))
-    if len(a) < n:
-        a = numpy.concatenate((a, numpy.zeros(n - len(a), dtype=a.dtype)))
-    elif len(b) < n:
-        b = numpy.concatenate((b, numpy.zeros(n - len(b), dtype=b.dtype)))
-    dt = numpy.result_type(a, b)
-    companion = numpy.zeros((n - 1, n - 1), dtype=numpy.result_type(a.dtype, float))
-    if n > 1:
-        companion[0, :] = -a[1:] / (1.0 * a[0])
-        companion[numpy.arange(1, n - 1), numpy.arange(0, n - 2)] = 1
-    i_minus_a = (numpy.eye(n - 1) - companion.T).astype(dt)
-    bvec = b[1:] - a[1:] * b[0]
-    zi = numpy.linalg.solve(i_minus_a, bvec) if n > 1 else numpy.zeros(0, dt)
+    b, a = _floating_pair(b, a)
+    b, a = numpy.atleast_1d(b), numpy.atleast_1d(a)
+    if not (b.ndim == a.ndim == 1):
+        raise ValueError("Numerator `b` and Denominator `a` must be 1-D arrays, but b.shape = {}, a.shape = {}!"
+                         .format(b.shape, a.shape))
+    if a[0] == 0:
+        raise ValueError("First coefficient of parameter `a` must be non-zero!")
+    if a[0] != 1:
+        b, a = b / a[0], a / a[0]
+    sum_a = a.sum()
+    if sum_a == 0:
+        raise ValueError("Filter not stable due to sum(a) == 0, i.e., having a pole at z = 1!")
+    y_inf = b.sum() / sum_a  # the steady state of the unit step's response
+    n = max(a.shape[0], b.shape[0])
+    b = numpy.concatenate((b, numpy.zeros(n - b.shape[0], b.dtype)))
+    a = numpy.concatenate((a, numpy.zeros(n - a.shape[0], a.dtype)))
+    zi = numpy.cumsum((b - y_inf * a)[::-1])[::-1][1:].copy()  # zi[k] = zi[k + 1] + b[k + 1] - y_inf a[k + 1]
     return _from_host(zi) if on_device else zi
 
 
 def _sos(sos):
-    sos = numpy.atleast_2d(_s.host_param(sos))
+    sos = numpy.atleast_2d(_args.host_param(sos))
     if sos.ndim != 2:
         raise ValueError("sos array must be 2D")
     n_sections, m = sos.shape
@@ -535,7 +567,7 @@ def sosfilt_zi(sos):
     array([[1., 0.]])
     """
     on_device = _s.is_array(sos)
-    sos = _s.host_param(sos)
+    sos = _args.host_param(sos)
     if sos.ndim != 2 or sos.shape[1] != 6:
         raise ValueError("sos must be shape (n_sections, 6)")
     if sos.dtype.kind in "iub":
@@ -551,7 +583,9 @@ def sosfilt_zi(sos):
 
 def sosfilt(sos, x, axis=-1, zi=None):
     """See `scipy.signal.sosfilt`: the sections chained in one pass (_sosfilt.py) for real data
-    whose cascade decays; else one lfilter pass per section.
+    whose cascade decays; else one lfilter pass per section. `zi` is SciPy's (n_sections, ..., 2,
+    ...) delay states, not cupyx's 4 past inputs and outputs a section, which raises SciPy's
+    ValueError naming both (docs/scipy-ndimage-signal.md, "zi").
 
     Examples
     --------
@@ -562,7 +596,7 @@ def sosfilt(sos, x, axis=-1, zi=None):
     array([1.   , 1.5  , 1.75 , 1.875])
     """
     sos = _sos(sos)
-    x = _s.as_array(x, "sosfilt")
+    x = _args.data(x, "sosfilt")
     axis = _s.normalize_axis(axis, x.ndim)
     n_sections = sos.shape[0]
     dtype = numpy.result_type(sos.dtype, x.dtype, numpy.float32)
@@ -572,7 +606,8 @@ def sosfilt(sos, x, axis=-1, zi=None):
         if zi.shape != expected:
             raise ValueError("Invalid zi shape. With axis={!r}, an input with shape {!r}, and an sos array with "
                              "{} sections, zi must have shape {!r}, got {!r}.".format(axis, x.shape, n_sections,
-                                                                                   expected, zi.shape))
+                                                                                   expected, zi.shape)
+                             + _cupyx_zi_hint(_sos_zi_axis_length(zi.shape, expected, axis), 4, 2, "sosfilt"))
         dtype = numpy.result_type(dtype, zi.dtype)
     from ._sosfilt import sosfilt_one_pass  # cycle: _sosfilt builds on this module's plans and kernels
 
@@ -644,9 +679,9 @@ def filtfilt(b, a, x, axis=-1, padtype="odd", padlen=None, method="pad", irlen=N
     >>> signal.filtfilt(b, a, cuarray.array([1., 2., 4., 8., 16., 32., 64., 128.]))
     array([  1.  ,   2.25,   4.5 ,   9.  ,  18.  ,  36.  ,  72.  , 128.  ])
     """
-    b = numpy.atleast_1d(_s.host_param(b))
-    a = numpy.atleast_1d(_s.host_param(a))
-    x = _s.as_array(x, "filtfilt")
+    b = numpy.atleast_1d(_args.host_param(b))
+    a = numpy.atleast_1d(_args.host_param(a))
+    x = _args.data(x, "filtfilt")
     if method not in ("pad", "gust"):
         raise ValueError("method must be 'pad' or 'gust'.")
     if method == "gust":  # Gustafsson's initial conditions (_filtfilt_gust.py)
@@ -681,7 +716,7 @@ def sosfiltfilt(sos, x, axis=-1, padtype="odd", padlen=None):
            127.53472137, 213.06944275, 341.1388855 , 511.777771  ])
     """
     sos = _sos(sos)
-    x = _s.as_array(x, "sosfiltfilt")
+    x = _args.data(x, "sosfiltfilt")
     axis = _s.normalize_axis(axis, x.ndim)
     ntaps = 2 * len(sos) + 1
     ntaps -= min((sos[:, 2] == 0).sum(), (sos[:, 5] == 0).sum())

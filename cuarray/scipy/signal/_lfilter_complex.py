@@ -39,6 +39,7 @@ def _times_poly(zi, c, axis, length):
     shape = list(zi.shape)
     shape[axis] = length
     out = _zeros(tuple(shape), numpy.result_type(zi.dtype, c.dtype))
+    zi = zi.astype(out.dtype, copy=False)  # (a complex64 state times a Python complex stays complex64)
     K = zi.shape[axis]
     for j, cj in enumerate(c):
         if j >= length:

@@ -16,6 +16,7 @@ from ..._core.ndarray import ndarray
 from ..._creation.basic import full as _full
 from ...cuda.kernel_family import KernelFamily
 from ..ndimage import _support as _s
+from . import _args
 
 __all__ = ["lombscargle", "source", "NAME", "OPTIONS"]
 
@@ -75,10 +76,10 @@ def lombscargle(x, y, freqs, *, precenter=_NO_VALUE, normalize=False, weights=No
     >>> signal.lombscargle(t, y, cuarray.array([0.5, 1., 1.5]))
     array([1.14859799, 7.25546065, 7.30529493])
     """
-    x = _float64(_s.as_array(x, "lombscargle"))
-    y = _float64(_s.as_array(y, "lombscargle"))
-    freqs = _float64(_s.as_array(freqs, "lombscargle"))
-    w = None if weights is None else _float64(_s.as_array(weights, "lombscargle"))
+    x = _float64(_args.data(x, "lombscargle"))
+    y = _float64(_args.data(y, "lombscargle"))
+    freqs = _float64(_args.device_param(freqs, "lombscargle"))  # (the output's grid: a parameter, as freqz's worN)
+    w = None if weights is None else _float64(_args.data(weights, "lombscargle"))
     if not (x.ndim == 1 and x.size > 0 and x.shape == y.shape == (x.shape if w is None else w.shape)):
         raise ValueError("Parameters x, y, weights must be 1-D arrays of equal non-zero length!")
     if not (freqs.ndim == 1 and freqs.size > 0):

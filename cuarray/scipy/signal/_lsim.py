@@ -30,6 +30,7 @@ from ..._math.trigonometric import rad2deg as _rad2deg
 from ..._math.unwrap import unwrap as _unwrap
 from ...linalg._matmul import matmul as _matmul
 from ..ndimage import _support as _s
+from . import _args
 from . import _freqresponse as _fr
 from . import _host_calls as _h
 
@@ -99,11 +100,10 @@ def _as_ss(system, kind, fn):
 
 
 def _as_data(u, fn):
+    """The input signal: a cuarray array, a scalar or a list/tuple (copied); NumPy data refused."""
     if _s.is_array(u):
         return u
-    if isinstance(u, (int, float, complex, numpy.generic)):
-        return _from_host(numpy.asarray(u))
-    return _s.as_input(u, fn)
+    return _s.as_input(_args.data(u, fn), fn)
 
 
 def lsim(system, U, T, X0=None, interp=True):

@@ -15,6 +15,7 @@ from ..._manipulation.transpose import moveaxis as _moveaxis
 from ..._sorting.searching_nonzero import nonzero as _nonzero
 from ..ndimage import _filters as _ndf
 from ..ndimage import _support as _s
+from . import _args
 from . import _convolve
 from . import _host_calls as _h
 
@@ -56,7 +57,7 @@ def argrelextrema(data, comparator, axis=0, order=1, mode="clip"):
     >>> signal.argrelextrema(x, cuarray.greater)
     (array([1, 3]),)
     """
-    data = _s.as_array(data, "argrelextrema")
+    data = _args.data(data, "argrelextrema")
     axis = _s.normalize_axis(axis, data.ndim)
     return _nonzero(_boolrelextrema(data, comparator, axis, order, mode))
 
@@ -166,7 +167,7 @@ def savgol_filter(x, window_length, polyorder, deriv=0, delta=1.0, axis=-1, mode
     """
     if mode not in ("mirror", "constant", "nearest", "interp", "wrap"):
         raise ValueError("mode must be 'mirror', 'constant', 'nearest' 'wrap' or 'interp'.")
-    x = _s.as_array(x, "savgol_filter")
+    x = _args.data(x, "savgol_filter")
     if x.dtype not in (numpy.float64, numpy.float32):
         x = x.astype(numpy.float64)
     coeffs = _savgol_coeffs_host(window_length, polyorder, deriv=deriv, delta=delta)

@@ -31,6 +31,7 @@ from ..._sorting.sorting import argsort as _cu_argsort
 from ...cuda import launch as _launch
 from ...cuda.kernel_family import KernelFamily
 from ..ndimage import _support as _s
+from . import _args
 
 __all__ = ["find_peaks", "peak_prominences", "peak_widths", "source", "NAMES", "MAXIMA"]
 
@@ -115,14 +116,14 @@ def _by_distance(peaks, order, distance):
 
 
 def _x(x):
-    x = _s.as_array(x, "find_peaks")
+    x = _args.data(x, "find_peaks")
     if x.ndim != 1:
         raise ValueError("`x` must be a 1-D array")
     return astype(x, _F8, order="C", copy=False)
 
 
 def _peaks(peaks, x):
-    p = _s.as_array(peaks, "peak_prominences") if _s.is_array(peaks) else _from_host(numpy.asarray(peaks))
+    p = _args.device_param(peaks, "peak_prominences")
     if p.size == 0:
         p = p.astype(_I8)
     if p.ndim != 1:
@@ -373,9 +374,9 @@ def peak_widths(x, peaks, rel_height=0.5, prominence_data=None, wlen=None):
         prom, lb, rb = _prominences(x, p, _wlen(wlen))
     else:
         prom, lb, rb = prominence_data
-        prom = astype(_s.as_array(prom, "peak_widths"), _F8, order="C", copy=False)
-        lb = astype(_s.as_array(lb, "peak_widths"), _I8, order="C", copy=False)
-        rb = astype(_s.as_array(rb, "peak_widths"), _I8, order="C", copy=False)
+        prom = astype(_args.device_param(prom, "peak_widths"), _F8, order="C", copy=False)
+        lb = astype(_args.device_param(lb, "peak_widths"), _I8, order="C", copy=False)
+        rb = astype(_args.device_param(rb, "peak_widths"), _I8, order="C", copy=False)
         if not (p.shape[0] == prom.shape[0] == lb.shape[0] == rb.shape[0]):
             raise ValueError("arrays in `prominence_data` must have the same shape as `peaks`")
         if p.size:  # SciPy's check (a host sync, only for user-given prominence data)

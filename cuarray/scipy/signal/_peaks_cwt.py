@@ -25,6 +25,7 @@ from ..._creation.basic import empty as _empty
 from ..._math.complex import conj as _conj
 from ..._sorting.searching_nonzero import nonzero as _nonzero
 from ..ndimage import _support as _s
+from . import _args
 from ._convolve import convolve as _convolve
 
 __all__ = ["find_peaks_cwt"]
@@ -206,11 +207,11 @@ def find_peaks_cwt(vector, widths, wavelet=None, max_distances=None, gap_thresh=
     >>> signal.find_peaks_cwt(x, cuarray.arange(1, 10))
     array([ 42, 208, 375])
     """
-    vector = _s.as_array(vector, "find_peaks_cwt")
-    widths = numpy.atleast_1d(_s.host_param(widths))
+    vector = _args.data(vector, "find_peaks_cwt")
+    widths = numpy.atleast_1d(_args.host_param(widths))
     if gap_thresh is None:
         gap_thresh = numpy.ceil(widths[0])
-    max_distances = widths / 4.0 if max_distances is None else _s.host_param(max_distances)
+    max_distances = widths / 4.0 if max_distances is None else _args.host_param(max_distances)
     cwt = _cwt(vector, _ricker if wavelet is None else wavelet, widths)
     rows, cols = _relative_maxima(cwt)
     line_of = _identify_ridge_lines(rows, cols, cwt.shape[0], max_distances, gap_thresh)

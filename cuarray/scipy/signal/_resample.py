@@ -10,6 +10,7 @@ from ..._core.ndarray import ndarray
 from ..._core.transfer import from_host as _from_host
 from ..._manipulation.transpose import moveaxis as _moveaxis
 from ..ndimage import _support as _s
+from . import _args
 from . import _convolve
 from . import _lfilter
 
@@ -22,7 +23,7 @@ def _window_vector(window, n_x):
     if callable(window):
         return numpy.asarray(window(numpy.fft.fftfreq(n_x)), dtype=numpy.float64)
     if hasattr(window, "shape"):
-        w = _s.host_param(window)
+        w = _args.host_param(window)
         if w.shape != (n_x,):
             raise ValueError("window.shape={!r} != ({},), i.e., window length is not equal to number of frequency "
                              "bins!".format(w.shape, n_x))
@@ -46,7 +47,7 @@ def resample(x, num, t=None, axis=0, window=None, domain="time"):
     """
     if domain not in ("time", "freq"):
         raise ValueError("Parameter domain={!r} not in ('time', 'freq')!".format(domain))
-    x = _s.as_array(x, "resample")
+    x = _args.data(x, "resample")
     if x.ndim > 1:
         x = _moveaxis(x, axis, -1)
     n_x = x.shape[-1]
@@ -85,7 +86,7 @@ def resample(x, num, t=None, axis=0, window=None, domain="time"):
     if x_r.ndim > 1:
         x_r = _moveaxis(x_r, -1, axis)
     if t is not None:
-        th = _s.host_param(t)
+        th = _args.host_param(t)
         times = th[0] + (th[1] - th[0]) * s_fac * numpy.arange(num)
         return x_r, (_from_host(times) if _s.is_array(t) else times)
     return x_r
@@ -102,8 +103,8 @@ def deconvolve(signal, divisor):
     >>> quotient
     array([1., 2., 3.])
     """
-    num = _s.as_array(signal, "deconvolve")
-    den = _s.as_array(divisor, "deconvolve")
+    num = _args.data(signal, "deconvolve")
+    den = _args.data(divisor, "deconvolve")
     num = num.reshape((1,)) if num.ndim == 0 else num
     den = den.reshape((1,)) if den.ndim == 0 else den
     if not (num.ndim == 1 and num.size > 0):

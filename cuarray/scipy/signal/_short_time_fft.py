@@ -19,6 +19,7 @@ from ..._manipulation.joining import concatenate as _concatenate
 from ..._manipulation.transpose import moveaxis as _moveaxis
 from ..._padding.padding import pad as _pad
 from ..ndimage import _support as _s
+from . import _args
 from . import _filtering
 from ._spectral import overlap_add
 from ._spectral import zeros_as as _zeros
@@ -45,7 +46,7 @@ def _scipy_class():
 
 
 def _host(a):
-    return None if a is None else _s.host_param(a)
+    return None if a is None else _args.host_param(a)
 
 
 def closest_STFT_dual_window(win, hop, desired_dual=None, *, scaled=True):
@@ -229,7 +230,7 @@ class ShortTimeFFT:
     def stft_detrend(self, x, detr, p0=None, p1=None, *, k_offset=0, padding="zeros", axis=-1):
         """See `scipy.signal.ShortTimeFFT.stft_detrend` (a callable `detr` gets all slices at once)."""
         h = self._host
-        x = _s.as_array(x, "stft")
+        x = _args.data(x, "stft")
         if h.onesided_fft and x.dtype.kind == "c":
             raise ValueError(f"Complex-valued `x` not allowed for self.fft_mode={h.fft_mode!r}'! Set property "
                              "`fft_mode` to 'twosided' or 'centered'.")
@@ -278,7 +279,7 @@ class ShortTimeFFT:
     def istft(self, S, k0=0, k1=None, *, f_axis=-2, t_axis=-1):
         """See `scipy.signal.ShortTimeFFT.istft`."""
         h = self._host
-        S = _s.as_array(S, "istft")
+        S = _args.data(S, "istft")
         if f_axis == t_axis:
             raise ValueError(f"f_axis={f_axis!r} may not be equal to t_axis={t_axis!r}!")
         if S.shape[f_axis] != h.f_pts:

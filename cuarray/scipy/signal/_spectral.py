@@ -27,6 +27,7 @@ from ..._math.unwrap import unwrap as _unwrap
 from ..._statistics.median import median as _median
 from ...cuda import device as _device
 from ..ndimage import _support as _s
+from . import _args
 from . import _filtering
 from . import _lfilter
 from . import _psd_plan
@@ -70,7 +71,7 @@ def _triage_segments(window, nperseg, input_length):
         win = _named_window(window, nperseg)
     else:
         # a device window stays there (`_spectral_helper` takes it down where the fused path cannot use it)
-        win = window if _device_window(window) else _s.host_param(window)
+        win = window if _device_window(window) else _args.host_param(window)
         if len(win.shape) != 1:
             raise ValueError("window must be 1-D")
         if input_length < win.shape[-1]:
@@ -174,10 +175,10 @@ def _spectral_helper(x, y, fs, window, nperseg, noverlap, nfft, detrend, return_
     if not same and mode != "psd":
         raise ValueError("x and y must be equal if mode is 'stft'")
     axis = int(axis)
-    x = _s.as_array(x, "spectral")
+    x = _args.data(x, "spectral")
     outdtype = numpy.result_type(x.dtype, numpy.complex64)
     if not same:
-        y = _s.as_array(y, "spectral")
+        y = _args.data(y, "spectral")
         outdtype = numpy.result_type(x.dtype, y.dtype, numpy.complex64)
         xo, yo = list(x.shape), list(y.shape)
         xo.pop(axis)
@@ -207,7 +208,7 @@ def _spectral_helper(x, y, fs, window, nperseg, noverlap, nfft, detrend, return_
     win, nperseg = _triage_segments(window, nperseg, x.shape[-1])
     dev_win = _device_window(window)
     if dev_win and not (return_onesided and _fused.applicable(x, same, win, detrend, "onesided")):
-        win, dev_win = _s.host_param(win), False  # (the generic path's window is a host array)
+        win, dev_win = _args.host_param(win), False  # (the generic path's window is a host array)
     nfft, noverlap = _segment_params(nperseg, nfft, noverlap, nperseg)
     nstep = nperseg - noverlap
     shift = boundary is not None  # (the times start at 0 with a boundary)
@@ -300,7 +301,10 @@ def csd(x, y, fs=1.0, window="hann_periodic", nperseg=None, noverlap=None, nfft=
     if scaling not in ("spectrum", "density"):
         raise ValueError("Parameter scaling={!r} not in {}!".format(scaling, {"spectrum": "magnitude",
                                                                               "density": "psd"}))
-    if return_onesided and _s.as_array(x, "csd").dtype.kind == "c":
+    same = y is x
+    x = _args.data(x, "csd")
+    y = x if same else _args.data(y, "csd")
+    if return_onesided and x.dtype.kind == "c":
         return_onesided = False  # SciPy's csd switches silently (its _spectral_helper warns)
     freqs, _, pxy = _spectral_helper(x, y, fs, window, nperseg, noverlap, nfft, detrend, return_onesided, scaling,
                                      axis, mode="psd", mean=average == "mean", want_time=False)
@@ -360,7 +364,7 @@ def periodogram(x, fs=1.0, window="boxcar", nfft=None, detrend="constant", retur
     >>> cuarray.round(p, 6)
     array([ 0.      ,  0.196699,  8.5     , 10.803301,  4.5     ])
     """
-    x = _s.as_array(x, "periodogram")
+    x = _args.data(x, "periodogram")
     if window is None:
         window = "boxcar"
     if nfft is None:
@@ -394,6 +398,9 @@ def coherence(x, y, fs=1.0, window="hann_periodic", nperseg=None, noverlap=None,
     >>> cuarray.round(c, 6)
     array([1., 1., 1.])
     """
+    same = y is x
+    x = _args.data(x, "coherence")  # (once: welch and csd below take the same device arrays)
+    y = x if same else _args.data(y, "coherence")
     freqs, pxx = welch(x, fs=fs, window=window, nperseg=nperseg, noverlap=noverlap, nfft=nfft, detrend=detrend,
                        axis=axis)
     _, pyy = welch(y, fs=fs, window=window, nperseg=nperseg, noverlap=noverlap, nfft=nfft, detrend=detrend, axis=axis)
@@ -428,7 +435,7 @@ def spectrogram(x, fs=1.0, window=("tukey_periodic", 0.25), nperseg=None, noverl
                                                                 _PLAN_HELPERS))
             if plan is not None:
                 return plan(x, window if type(window) is _ndarray else None)
-    x = _s.as_array(x, "spectrogram")
+    x = _args.data(x, "spectrogram")
     window, nperseg = _triage_segments(window, nperseg, x.shape[axis])
     if noverlap is None:
         noverlap = nperseg // 8
@@ -613,7 +620,7 @@ def istft(Zxx, fs=1.0, window="hann_periodic", nperseg=None, noverlap=None, nfft
     >>> cuarray.round(y, 6)
     array([1., 2., 5., 3., 1., 4., 2., 6.])
     """
-    Zxx = _s.as_array(Zxx, "istft")
+    Zxx = _args.data(Zxx, "istft")
     Zxx = Zxx + 0j
     freq_axis, time_axis = int(freq_axis), int(time_axis)
     if Zxx.ndim < 2:
@@ -639,7 +646,7 @@ def istft(Zxx, fs=1.0, window="hann_periodic", nperseg=None, noverlap=None, nfft
         win = _named_window(window, nperseg)
     else:
         # a device window stays there (`_spectral_helper` takes it down where the fused path cannot use it)
-        win = window if _device_window(window) else _s.host_param(window)
+        win = window if _device_window(window) else _args.host_param(window)
         if len(win.shape) != 1:
             raise ValueError("window must be 1-D")
         if win.shape[0] != nperseg:

@@ -15,11 +15,12 @@ import math
 import numpy
 
 from ..._core.copying import astype as _astype
-from ..._core.host_input import as_array as _as_array
 from ..._core.transfer import from_host as _from_host
 from ..._manipulation.joining import concatenate as _concatenate
 from ..._manipulation.joining import stack as _stack
 from ..._math.sums import sum as _sum
+from ._args import data as _data
+from ._args import host_scalar as _host_scalar
 from ._lfilter import lfilter as _lfilter
 from ._lfilter import sosfilt as _sosfilt
 
@@ -136,7 +137,7 @@ def _dot_head(x, w):
 
 
 def _line_input(x, name):
-    x = _as_array(x, name)
+    x = _data(x, name)
     if x.dtype.kind in "biu":
         x = _astype(x, numpy.float64)
     if x.ndim > 2:
@@ -156,6 +157,7 @@ def symiirorder1(signal, c0, z1, precision=-1.0):
     array([0.685871, 1.241427, 1.852538, 2.469204])
     """
     x = _line_input(signal, "symiirorder1")
+    c0, z1 = _host_scalar(c0), _host_scalar(z1)  # (the weights and coefficients are made on the host)
     if abs(z1) >= 1:
         raise ValueError("|z1| must be less than 1.0")
     one_d = x.ndim == 1
@@ -188,6 +190,7 @@ def symiirorder2(input, r, omega, precision=-1.0):
     array([2.211943, 2.604827, 3.274828, 4.111346])
     """
     x = _line_input(input, "symiirorder2")
+    r, omega = _host_scalar(r), _host_scalar(omega)  # (the weights and sections are made on the host)
     if r >= 1.0:
         raise ValueError("r must be less than 1.0")
     one_d = x.ndim == 1

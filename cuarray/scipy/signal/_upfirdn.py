@@ -24,6 +24,7 @@ from ...cuda import launch as _launch
 from ...cuda.kernel_family import KernelFamily
 from ..._statistics.median import median as _median
 from ..ndimage import _support as _s
+from . import _args
 from . import _lfilter
 
 __all__ = ["upfirdn", "resample_poly", "decimate", "source", "kernel_name", "output_len"]
@@ -85,8 +86,8 @@ def upfirdn(h, x, up=1, down=1, axis=-1, mode="constant", cval=0):
     >>> signal.upfirdn(cuarray.array([1., 1., 1.]), cuarray.array([1., 2., 3.]), up=2)
     array([1., 1., 3., 2., 5., 3., 3.])
     """
-    h = numpy.asarray(_s.host_param(h))
-    x = _s.as_array(x, "upfirdn")
+    h = numpy.asarray(_args.host_param(h))
+    x = _args.data(x, "upfirdn")
     if h.ndim != 1 or h.size == 0:
         raise ValueError("h must be 1-D with non-zero length")
     up, down = int(up), int(down)
@@ -135,7 +136,7 @@ def resample_poly(x, up, down, axis=0, window=("kaiser", 5.0), padtype="constant
     array([1.00051747, 1.2226298 , 2.00103494, 3.62636326, 5.00258735,
            4.77406131, 3.00155241, 1.04337288])
     """
-    x = _s.as_array(x, "resample_poly")
+    x = _args.data(x, "resample_poly")
     if up != int(up):
         raise ValueError("up must be an integer")
     if down != int(down):
@@ -154,7 +155,7 @@ def resample_poly(x, up, down, axis=0, window=("kaiser", 5.0), padtype="constant
     n_out = n_in * up
     n_out = n_out // down + bool(n_out % down)
     if isinstance(window, list) or hasattr(window, "shape"):
-        h = numpy.array(_s.host_param(window), copy=True)
+        h = numpy.array(_args.host_param(window), copy=True)
         if h.ndim > 1:
             raise ValueError("window must be 1-D")
         half_len = (h.size - 1) // 2
@@ -209,7 +210,7 @@ def decimate(x, q, n=None, ftype="iir", axis=-1, zero_phase=True):
     """
     from scipy.signal import cheby1, firwin  # host-side filter design (optional dependency)
 
-    x = _s.as_array(x, "decimate")
+    x = _args.data(x, "decimate")
     q = operator.index(q)
     if n is not None:
         n = operator.index(n)

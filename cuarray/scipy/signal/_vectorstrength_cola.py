@@ -7,15 +7,14 @@ from __future__ import annotations
 import numpy
 
 from ..._core.copying import astype as _astype
-from ..._core.host_input import as_array as _as_array
-from ..._core.host_input import is_scalar as _is_scalar
 from ..._core.ndarray import ndarray
-from ..._core.transfer import from_host as _from_host
 from ..._logic.truth import any as _any
 from ..._math.complex import angle as _angle
 from ..._math.explog import exp as _exp
 from ..._math.misc import abs as _abs
 from ..._statistics.averages import mean as _mean
+from ._args import data as _data
+from ._args import device_param as _device_param
 
 __all__ = ["vectorstrength", "check_COLA", "check_NOLA"]
 
@@ -32,9 +31,8 @@ def vectorstrength(events, period):
     >>> round(float(s), 6), round(float(p), 6)
     (0.860745, 0.908189)
     """
-    events = _as_array(events, "vectorstrength")
-    period = _as_array(period, "vectorstrength") if isinstance(period, ndarray) or _is_scalar(period) \
-        else _as_array(_from_host_param(period), "vectorstrength")
+    events = _data(events, "vectorstrength")
+    period = _device_param(period, "vectorstrength")  # (a period sequence: a small parameter, copied as CuPy's)
     if period.dtype.kind in "iu":
         period = _astype(period, numpy.float64)
     if events.ndim > 1:
@@ -51,11 +49,6 @@ def vectorstrength(events, period):
     vmean = _mean(vectors, axis=1)
     strength, phase = _abs(vmean), _angle(vmean)
     return (strength[0], phase[0]) if scalar else (strength, phase)
-
-
-def _from_host_param(x):
-    """A period sequence given on the host (a small parameter: copied, as CuPy copies one)."""
-    return _from_host(numpy.asarray(x))
 
 
 def _host_window(window):

@@ -10,18 +10,21 @@ import math
 import numpy
 
 from ..._core.copying import astype as _astype
-from ..._core.host_input import as_array as _as_array
 from ..._core.host_input import is_scalar as _is_scalar
 from ..._core.ndarray import ndarray
 from ..._core.transfer import from_host as _from_host
 from ..._creation.basic import zeros as _zeros
 from ..._manipulation.dims import broadcast_arrays as _broadcast_arrays
+from ..._polynomial.poly1d import poly1d as _poly1d
 from ..._math.explog import exp as _exp
 from ..._math.explog import log as _log
 from ..._math.misc import abs as _abs
 from ..._math.trigonometric import cos as _cos
 from ..._math.trigonometric import sin as _sin
 from ..._sorting.searching import where as _where
+from ._args import data as _data
+from ._args import device_param as _device_param
+from ._args import host_scalar as _host_scalar
 
 __all__ = ["sawtooth", "square", "gausspulse", "chirp", "sweep_poly", "unit_impulse", "max_len_seq"]
 
@@ -35,10 +38,12 @@ def _floating(*dts):
 
 def _promote_pair(t, p, fn):
     """(t, p) as device arrays of one floating dtype, broadcast together."""
-    t = _as_array(t, fn)
-    p_arr = isinstance(p, ndarray)
-    dt = _floating(t.dtype, p.dtype if p_arr else p)
-    p = _as_array(p, fn) if p_arr or _is_scalar(p) else _from_host(numpy.asarray(p))
+    t = _data(t, fn)
+    # a Python or NumPy scalar takes part in the promotion as itself (NumPy's weak Python scalars);
+    # a sequence or NumPy array of widths is a parameter, copied up
+    dt = _floating(t.dtype, p) if _is_scalar(p) else None
+    p = _data(p, fn) if dt is not None else _device_param(p, fn)
+    dt = _floating(t.dtype, p.dtype) if dt is None else dt
     t, p = _astype(t, dt, copy=False), _astype(p, dt, copy=False)
     if t.shape != p.shape:
         t, p = _broadcast_arrays(t, p)
@@ -92,6 +97,7 @@ def gausspulse(t, fc=1000, bw=0.5, bwr=-6, tpr=-60, retquad=False, retenv=False)
     >>> signal.gausspulse(cuarray.array([-1e-4, 0., 1e-4]), fc=5000)
     array([-0.7999184,  1.       , -0.7999184])
     """
+    fc, bw, bwr, tpr = (_host_scalar(v) for v in (fc, bw, bwr, tpr))  # (host arithmetic: math.log, numpy.sqrt)
     if fc < 0:
         raise ValueError("Center frequency (fc={:.2f}) must be >=0.".format(fc))
     if bw <= 0:
@@ -106,7 +112,7 @@ def gausspulse(t, fc=1000, bw=0.5, bwr=-6, tpr=-60, retquad=False, retenv=False)
         if tpr >= 0:
             raise ValueError("Reference level for time cutoff must be < 0 dB")
         return numpy.sqrt(-math.log(pow(10.0, tpr / 20.0)) / a)
-    t = _as_array(t, "gausspulse")
+    t = _data(t, "gausspulse")
     # SciPy's `a` is a NumPy float64 (numpy.log of a float), a strong scalar: the envelope is at
     # least float64 (t promoted), the carrier cos/sin(2 pi fc t) stays in t's dtype
     te = _astype(t, numpy.result_type(t.dtype, numpy.float64), copy=False)
@@ -161,17 +167,17 @@ def chirp(t, f0, t1, f1, method="linear", phi=0, vertex_zero=True, *, complex=Fa
     >>> signal.chirp(cuarray.array([0., 0.1, 0.2]), f0=1., t1=1., f1=3.)
     array([1.        , 0.77051324, 0.06279052])
     """
-    t = _as_array(t, "chirp")
+    t = _data(t, "chirp")
     phase = _chirp_phase(t, f0, t1, f1, method, vertex_zero)
-    shift = numpy.deg2rad(phi)
+    shift = numpy.deg2rad(_host_scalar(phi))
     dt = numpy.result_type(phase.dtype, shift)
     phase = _astype(phase, dt, copy=False) + shift.item()
     return _exp(1j * phase) if complex else _cos(phase)
 
 
 def sweep_poly(t, poly, phi=0):
-    """See `scipy.signal.sweep_poly`. `poly` (a sequence, NumPy array or numpy.poly1d) is
-    integrated on the host; the phase polynomial is evaluated on the device by Horner's rule.
+    """See `scipy.signal.sweep_poly`. `poly` (a sequence, a NumPy or cuarray array, a numpy.poly1d or
+    cuarray.poly1d) is integrated on the host; the phase polynomial is evaluated on the device by Horner's rule.
 
     Examples
     --------
@@ -180,11 +186,11 @@ def sweep_poly(t, poly, phi=0):
     >>> signal.sweep_poly(cuarray.array([0., 0.1, 0.2]), [2., 1.])
     array([1.        , 0.77051324, 0.06279052])
     """
-    if isinstance(poly, ndarray):
+    if isinstance(poly, (ndarray, _poly1d)):  # (a cuarray poly1d: its coefficients come down)
         poly = poly.get()
     intpoly = numpy.polyint(poly)
     coeffs = numpy.asarray(intpoly)
-    t = _as_array(t, "sweep_poly")
+    t = _data(t, "sweep_poly")
     # numpy.polyval's dtype: zeros_like(t) then y * t + c for each NumPy coefficient
     dt = numpy.result_type(t.dtype, coeffs.dtype) if coeffs.size else t.dtype
     x = _astype(t, dt, copy=False)

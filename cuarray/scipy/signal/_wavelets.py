@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import numpy
 
-from ..._core.host_input import as_array as _as_array
 from ..._core.ndarray import ndarray
 from ..._core.transfer import from_host as _from_host
 from ..._creation.basic import empty as _empty
@@ -15,6 +14,10 @@ from ..._creation.ranges import arange as _arange
 from ..._creation.ranges import linspace as _linspace
 from ..._math.complex import conj as _conj
 from ..._math.explog import exp as _exp
+from ._args import data as _data
+from ._args import device_param as _device_param
+from ._args import host_param as _host_param
+from ._args import host_scalar as _host_scalar
 from ._convolve import convolve as _convolve
 
 __all__ = ["cwt", "morlet", "morlet2", "ricker", "qmf"]
@@ -31,7 +34,7 @@ def qmf(hk):
     >>> signal.qmf(cuarray.array([1., 2., 3., 4.]))
     array([ 4., -3.,  2., -1.])
     """
-    hk = _as_array(hk, "qmf")
+    hk = _device_param(hk, "qmf")  # (filter coefficients: a parameter)
     signs = numpy.where(numpy.arange(hk.shape[0]) % 2 == 0, 1, -1)
     return hk[::-1] * _from_host(signs)
 
@@ -47,6 +50,7 @@ def morlet(M, w=5.0, s=1.0, complete=True):
     >>> abs(signal.morlet(4, s=0.5)).round(6)
     array([0.005402, 0.434093, 0.434093, 0.005402])
     """
+    w, s = _host_scalar(w), _host_scalar(s)  # (host arithmetic: numpy.exp, linspace's ends)
     x = _linspace(-s * 2 * numpy.pi, s * 2 * numpy.pi, M)
     out = _exp(1j * w * x)
     if complete:
@@ -65,6 +69,7 @@ def ricker(points, a):
     >>> signal.ricker(4, 1.).round(6)
     array([-0.351974,  0.574059,  0.574059, -0.351974])
     """
+    a = _host_scalar(a)  # (host arithmetic: numpy.sqrt)
     A = 2 / (numpy.sqrt(3 * a) * (numpy.pi ** 0.25))
     vec = _arange(0, points, dtype=numpy.float64) - (points - 1.0) / 2
     xsq = vec ** 2
@@ -82,6 +87,7 @@ def morlet2(M, s, w=5):
     >>> abs(signal.morlet2(4, 1.)).round(6)
     array([0.243855, 0.662866, 0.662866, 0.243855])
     """
+    s = _host_scalar(s)  # (host arithmetic: numpy.sqrt)
     x = (_arange(0, M, dtype=numpy.float64) - (M - 1.0) / 2) / s
     return numpy.sqrt(1 / s) * (_exp(1j * w * x) * _exp(-0.5 * x ** 2) * numpy.pi ** (-0.25))
 
@@ -101,7 +107,8 @@ def cwt(data, wavelet, widths, dtype=None, **kwargs):
     array([[-0.5165, -0.2736,  2.6837, -0.2736, -0.5165, -0.0062],
            [-0.2713,  1.0069,  2.4316,  2.4316,  1.0069, -0.2713]])
     """
-    data = _as_array(data, "cwt")
+    data = _data(data, "cwt")
+    widths = _host_param(widths)  # (the widths: a parameter, read on the host)
 
     def wave(n, width):
         w = wavelet(n, width, **kwargs)

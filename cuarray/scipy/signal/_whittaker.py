@@ -29,6 +29,7 @@ from ..._math.sums_scan import diff as _diff
 from ..._sorting.searching import where as _where
 from ...linalg._solve import lstsq as _lstsq
 from ..ndimage import _support as _s
+from . import _args
 from . import _banded_cr
 
 __all__ = ["whittaker_henderson"]
@@ -227,14 +228,14 @@ def whittaker_henderson(signal, *, lamb="reml", order=2, weights=None):
            6.948265, 7.608834])
     """
     order = _validate_order(order)
-    signal = _s.as_array(signal, "whittaker_henderson")
+    signal = _args.data(signal, "whittaker_henderson")
     if signal.ndim != 1:
         raise ValueError(f"Input array signal must be of shape (n,); got {signal.shape}")
     n = signal.shape[0]
     if n < order + 1:
         raise ValueError(f"Input array signal must be at least of shape ({order + 1},); got {n}.")
     if weights is not None:
-        weights = _s.as_array(weights, "whittaker_henderson")
+        weights = _args.data(weights, "whittaker_henderson")
         if weights.shape != signal.shape:
             raise ValueError("Input array weights must have the same shape as the signal array.")
     signal = _checked_signal(signal, weights)

@@ -68,10 +68,11 @@ def host_signal_of():
 @pytest.fixture(scope="session")
 def signal_standins(ndimage_standins):
     """ndimage's stand-ins and those of convolution and filtering."""
-    from cuarray.scipy.signal import _convolve, _filtering
+    from cuarray.scipy.signal import _args, _convolve, _filtering
 
     return {**ndimage_standins,
-            _convolve: dict(_pad=np.pad, _fft=np.fft, ndarray=_empty),
+            _args: dict(_literal=lambda x, fn: np.asarray(x)),
+            _convolve: dict(_pad=np.pad, _fft=np.fft, ndarray=_empty, _arange=np.arange),
             _filtering: dict(_fft=np.fft, _concatenate=np.concatenate, _where=np.where, _from_host=np.asarray)}
 
 
@@ -149,7 +150,7 @@ def ptr(a):
 @pytest.fixture(scope="session")
 def lfilter_standins(ndimage_standins, host_lib):
     """ndimage's stand-ins and lfilter's: its scans as templates/iir.cuh built with g++."""
-    from cuarray.scipy.signal import _convolve
+    from cuarray.scipy.signal import _args, _convolve
     from cuarray.scipy.signal import _lfilter as lf
 
     lib = host_lib("iir", IIR_DRIVER, lf._DIR)
@@ -183,7 +184,8 @@ def lfilter_standins(ndimage_standins, host_lib):
             lf: dict(_launch_chunks=chunks, _launch_carry=carry, _launch_overlap=overlap, _from_host=np.asarray,
                      astype=astype, ndarray=_empty, _concatenate=np.concatenate, _broadcast=np.broadcast_to,
                      _stack=np.stack),
-            _convolve: dict(_fft=np.fft)}
+            _args: dict(_literal=lambda x, fn: np.asarray(x)),
+            _convolve: dict(_fft=np.fft, _arange=np.arange)}
 
 
 @pytest.fixture

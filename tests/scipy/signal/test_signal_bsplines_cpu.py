@@ -28,7 +28,7 @@ def _astype(x, dt, copy=True, order="K"):
 def host(host_copies):
     """scipy.signal's private copy (conftest's `host_copies`) with NumPy and SciPy for _symiir's and
     _bsplines' device routines."""
-    common = dict(_as_array=lambda x, fn: np.asarray(x), _astype=_astype, _concatenate=np.concatenate, _sum=np.sum,
+    common = dict(_data=lambda x, fn: np.asarray(x), _astype=_astype, _concatenate=np.concatenate, _sum=np.sum,
                   _lfilter=ss.lfilter)
     return host_copies({
         S: dict(common, _from_host=np.asarray, _stack=np.stack, _sosfilt=ss.sosfilt),

@@ -101,11 +101,11 @@ def test_filtfilt_gust(host_gust, irlen, ba):
 def test_host_states_are_taken(lfilter_standins, host_signal_of):
     """zi given as a list or NumPy array (a small parameter, as SciPy takes it) is copied up."""
     from cuarray.scipy.ndimage import _support
-    from cuarray.scipy.signal import _lfilter as lf
+    from cuarray.scipy.signal import _args
 
     uploaded = []
     host_lfilter = host_signal_of(lfilter_standins, {
-        lf: dict(lfilter_standins[lf], _from_host=lambda a: uploaded.append(a) or np.asarray(a)),
+        _args: dict(_literal=lambda a, fn: uploaded.append(a) or np.asarray(a)),
         _support: dict(lfilter_standins[_support], is_array=lambda a: False)})
     b, a = ss.butter(2, 0.3)
     x = RNG.normal(size=20)

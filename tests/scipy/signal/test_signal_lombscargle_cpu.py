@@ -49,6 +49,7 @@ def host_ls(host_lib):
     """lombscargle of a private copy of _lombscargle and ndimage's _support (nothing of cuarray
     patched), the kernel built with g++."""
     from cuarray.scipy.ndimage import _support
+    from cuarray.scipy.signal import _args
 
     lib = host_lib("lombscargle", HOST, ls._DIR)
 
@@ -62,6 +63,7 @@ def host_ls(host_lib):
         return out
 
     return host_modules({_support: dict(as_array=lambda x, fn: np.asarray(x)),
+                         _args: dict(_literal=lambda x, fn: np.asarray(x)),
                          ls: dict(_launch_lombscargle=run, _full=np.full)})[ls].lombscargle
 
 

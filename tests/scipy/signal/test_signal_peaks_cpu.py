@@ -62,6 +62,7 @@ def peaks_copies(lib, tiles_lib, host_copies):
     """Private copies of signal's and ndimage's modules (conftest's `host_copies`), _peaks' kernels
     built with g++ (nothing of cuarray is patched): ``{module: copy}``."""
     from cuarray.scipy.ndimage import _support
+    from cuarray.scipy.signal import _args
 
     def prominences(x, peaks, wlen):
         m = len(peaks)
@@ -105,7 +106,8 @@ def peaks_copies(lib, tiles_lib, host_copies):
         pk: dict(_maxima_tiles=maxima_tiles, _maxima_ends=maxima_ends, _prominences=prominences, _widths=widths,
                  _by_distance=by_distance, _from_host=np.asarray, _concatenate=np.concatenate, _where=np.where,
                  _nonzero=np.nonzero, _argsort=lambda a: np.argsort(a, kind="stable"), astype=astype),
-        _support: dict(as_array=lambda x, fn: np.asarray(x), ndarray=np.ndarray)})
+        _support: dict(as_array=lambda x, fn: np.asarray(x), ndarray=np.ndarray),
+        _args: dict(_literal=lambda x, fn: np.asarray(x))})
     return copies
 
 

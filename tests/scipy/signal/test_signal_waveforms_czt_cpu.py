@@ -26,11 +26,12 @@ def host():
     """chirp, czt, ...: private copies of `_waveforms` and `_czt` with NumPy in place of cuarray's
     routines (cuarray's modules are untouched)."""
     waveforms = host_module(_waveforms, dict(
-        _as_array=lambda x, fn: np.asarray(x), _astype=_astype, _from_host=np.asarray, _zeros=np.zeros,
+        _data=lambda x, fn: np.asarray(x), _device_param=lambda x, fn: np.asarray(x), _astype=_astype,
+        _from_host=np.asarray, _zeros=np.zeros,
         _broadcast_arrays=np.broadcast_arrays, _exp=np.exp, _log=np.log, _abs=np.abs, _cos=np.cos, _sin=np.sin,
         _where=np.where, _is_scalar=lambda x: np.isscalar(x)))
     czt = host_module(_czt, dict(
-        _as_array=lambda x, fn: np.asarray(x), _arange=np.arange, _zeros=np.zeros, _multiply=np.multiply,
+        _data=lambda x, fn: np.asarray(x), _arange=np.arange, _zeros=np.zeros, _multiply=np.multiply,
         _divide=np.divide, _swapaxes=np.swapaxes, _exp=np.exp,
         _fft=types.SimpleNamespace(fft=np.fft.fft, ifft=np.fft.ifft)))
     return types.SimpleNamespace(**{n: getattr(m, n) for m in (waveforms, czt) for n in m.__all__})

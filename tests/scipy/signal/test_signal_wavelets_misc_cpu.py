@@ -26,10 +26,11 @@ def host():
     """scipy.signal's private copy (every module of it: nothing of cuarray patched), NumPy for the
     device in the wavelets and vector strength."""
     return host_packages([cs], {
-        Wv: dict(_as_array=lambda x, fn: np.asarray(x), _from_host=np.asarray, _empty=np.empty, _arange=np.arange,
+        Wv: dict(_data=lambda x, fn: np.asarray(x), _device_param=lambda x, fn: np.asarray(x), _from_host=np.asarray,
+                 _empty=np.empty, _arange=np.arange,
                  _linspace=np.linspace, _conj=np.conj, _exp=np.exp, _convolve=ss.convolve, ndarray=np.ndarray),
-        V: dict(_as_array=lambda x, fn: np.asarray(x), _from_host=np.asarray, _astype=_astype, _any=np.any,
-                _angle=np.angle, _exp=np.exp, _abs=np.abs, _mean=np.mean, ndarray=np.ndarray)})[cs]
+        V: dict(_data=lambda x, fn: np.asarray(x), _device_param=lambda x, fn: np.asarray(x), _astype=_astype,
+                _any=np.any, _angle=np.angle, _exp=np.exp, _abs=np.abs, _mean=np.mean, ndarray=np.ndarray)})[cs]
 
 
 def test_ricker_morlet_formulas(host):
