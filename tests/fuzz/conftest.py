@@ -12,6 +12,16 @@ from cuarray.cuda import _memory_base, device
 
 
 @pytest.fixture
+def generation1():
+    """Draw with the fuzzer's first generators (fuzz_legacy): the cases fuzz_regressions lists, and
+    the tests written on cases of then, are re-made as they were found."""
+    import fuzz_values
+
+    with fuzz_values.generation(1):
+        yield
+
+
+@pytest.fixture
 def host_path(recorded_launches, monkeypatch):
     if cuarray.is_available():
         # Fake addresses reach the real driver in copies (a read back segfaulted on the GPU machine)

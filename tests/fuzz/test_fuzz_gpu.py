@@ -82,6 +82,7 @@ def test_fuzz_against_numpy(request, nvrtc_runs, fuzz_chunk, record_property):
     assert not st.mismatches, "{} mismatches in {} rows (printed above)".format(len(st.mismatches), len(by_row))
 
 
+@pytest.mark.usefixtures("generation1")  # (the cases of the first generators)
 @pytest.mark.parametrize("key,seed,index", fuzz_regressions.CASES)
 def test_regression_cases(key, seed, index):
     if fuzz_regressions.numpy_too_old((key, seed, index)):
