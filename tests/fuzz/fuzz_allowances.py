@@ -38,7 +38,10 @@ def _finite_pair(ref, test):
     if ref[0] != "ok" or test[0] != "ok":
         return None
     e, g = ref[1], test[1]
-    if not isinstance(e, np.ndarray) or not isinstance(g, np.ndarray) or e.dtype != g.dtype or e.shape != g.shape:
+    if not isinstance(e, (np.ndarray, np.generic)) or not isinstance(g, (np.ndarray, np.generic)):
+        return None
+    e, g = np.asarray(e), np.asarray(g)
+    if e.dtype != g.dtype or e.shape != g.shape:
         return None
     return e, g
 
@@ -61,8 +64,9 @@ def _differs(e, g, rtol):
     err, mag = _normwise(e, g)
     same_special = np.ones(e.shape, bool)
     for pe, pg in ((e.real, g.real), (e.imag, g.imag)):
-        same_special &= (np.isnan(pe) == np.isnan(pg)) & ((pe == pg) | np.isfinite(pe) & np.isfinite(pg))
-    return ~same_special | ~(err <= rtol * mag + 2 * float(np.finfo(e.real.dtype).tiny))
+        same_special &= (np.isnan(pe) == np.isnan(pg)) & ((pe == pg) | np.isnan(pe) | np.isfinite(pe) & np.isfinite(pg))
+    finite = np.isfinite(e) & np.isfinite(g)
+    return ~same_special | (finite & ~(err <= rtol * mag + 2 * float(np.finfo(e.real.dtype).tiny)))
 
 
 # -- log1p-near-zero --------------------------------------------------------------------------------

@@ -26,7 +26,7 @@ import warnings
 
 import numpy as np
 
-from fuzz_checks import _Exact, _input_arrays, _Scaled
+from fuzz_checks import _Exact, _input_arrays, _Scaled, check_large_int_moments, check_nonfinite_spread
 from fuzzlib import _RTOL, compare_values
 
 
@@ -83,13 +83,16 @@ def _magnitude(x):
     """An argument's magnitudes in long double (arrays, and lists of them); masks, scalars of other
     kinds and strings as they are."""
     if isinstance(x, np.ndarray) and x.dtype.kind in "iufc":
-        with np.errstate(all="ignore"):
-            m = np.abs(x).astype(np.longdouble)
+        with np.errstate(all="ignore"):  # (in long double: |int64 min|, |1e308 + 1e308j| stay finite)
+            m = np.abs(x.astype(np.clongdouble if x.dtype.kind == "c" else np.longdouble))
         return np.where(np.isfinite(m), m, 0)  # (a NaN or inf term decides the result in any order)
     if isinstance(x, list):
         return [_magnitude(v) for v in x]
-    if isinstance(x, (int, float, complex, np.number)) and not isinstance(x, (bool, np.bool_)):
-        return abs(x) if np.isfinite(abs(x)) else 0.0
+    if isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_)):
+        return abs(int(x))
+    if isinstance(x, (float, complex, np.number)):
+        m = abs(complex(x))
+        return m if np.isfinite(m) else 0.0
     return x
 
 
@@ -117,8 +120,9 @@ def _moment_bound(row, inputs, dtype):
         return None
     x = _magnitude(arrays[0])
     n = x.size
-    with np.errstate(all="ignore"):
-        b = 8 * n * float(np.finfo(dtype).eps) * np.mean(x * x)
+    fi = np.finfo(dtype)
+    with np.errstate(all="ignore"):  # (+ underflow: each square may flush to zero, n tiny at most)
+        b = 8 * n * float(fi.eps) * np.mean(x * x) + 4 * n * float(fi.tiny)
     return np.sqrt(b) if "std" in row.name else b
 
 
@@ -143,7 +147,12 @@ def _snap(exp, got, row, inputs, kind):
         bound = _moment_bound(row, inputs, real)
         if bound is None:
             return got
-        over = np.broadcast_to(np.asarray(~(bound * n < top)), e.shape)
+        # (NumPy squares x - mean in the dtype: past sqrt(max) a square overflows where another
+        # algorithm's variance is finite)
+        x = _magnitude(_input_arrays(inputs)[0])
+        with np.errstate(all="ignore"):  # (the sum of the squares, and one square of 2 max|x|)
+            sq = 4 * np.sum(x * x) + (2 * np.max(x, initial=0)) ** 2
+            over = np.broadcast_to(np.asarray(~(sq < top)), e.shape)
         bound = np.broadcast_to(np.asarray(bound), e.shape)
     else:
         s = _sum_magnitudes(row, inputs)
@@ -154,7 +163,8 @@ def _snap(exp, got, row, inputs, kind):
         except ValueError:
             return got
         with np.errstate(all="ignore"):
-            over = ~(s * (1 + 4 * n * eps) < top)
+            # (a mean's sum may overflow before its division: the sum is at most n times the mean)
+            over = ~(s * (n if "mean" in row.name else 1) * (1 + 4 * n * eps) < top)
             bound = 2 * (n + 1) * eps * s
     with np.errstate(all="ignore"):
         parts = [(e.real, g.real), (e.imag, g.imag)] if e.dtype.kind == "c" else [(e, g)]
@@ -169,21 +179,72 @@ def _snap(exp, got, row, inputs, kind):
     return out.astype(g.dtype)[()] if np.ndim(got) == 0 else out.astype(g.dtype)
 
 
-def check_sums(kind="linear", inner=None, half=True):
+def _beyond(exp, got, row, inputs, kind):
+    """Elements finite on both sides that differ by more than the summation bound plus the row's
+    tolerance relative to the element (the first as text), or None."""
+    e, g = np.asarray(exp), np.asarray(got)
+    if e.dtype.kind not in "fc" or e.dtype != g.dtype or e.shape != g.shape or not e.size:
+        return None
+    real = np.finfo(e.dtype).dtype
+    eps = float(np.finfo(real).eps)
+    n = max([a.size for a in _input_arrays(inputs)] + [1])
+    if kind == "moments":
+        bound = _moment_bound(row, inputs, real)
+    else:
+        bound = _sum_magnitudes(row, inputs)
+        if bound is not None:
+            with np.errstate(all="ignore"):
+                bound = 2 * (n + 1) * eps * bound.astype(np.longdouble)
+    if bound is None:
+        return None
+    try:
+        bound = np.broadcast_to(np.asarray(bound, np.longdouble), e.shape)
+    except ValueError:
+        return None
+    rtol = _base_rtol(e.dtype, row)
+    with np.errstate(all="ignore"):
+        bad = np.zeros(e.shape, bool)
+        for pe, pg in ((e.real, g.real), (e.imag, g.imag)) if e.dtype.kind == "c" else ((e, g),):
+            pe, pg = pe.astype(np.longdouble), pg.astype(np.longdouble)
+            fin = np.isfinite(pe) & np.isfinite(pg)
+            bad |= fin & ~(np.abs(pe - pg) <= bound + rtol * np.abs(pe) + 2 * float(np.finfo(real).tiny))
+    if not bad.any():
+        return None
+    k = np.flatnonzero(bad)[0]
+    return "value at {} beyond the summation bound {:.3g}:\n  expected {!r}\n  got      {!r}".format(
+        np.unravel_index(k, e.shape), float(bound.flat[k]), e.flat[k], g.flat[k])
+
+
+def check_sums(kind="linear", inner=None, half=True, strict=True):
     """Sums ("linear": sum, cumsum, mean, trapezoid, ...; sums of products, "bilinear": dot, matmul,
     einsum, convolve, polyval, ...: the row's function of the magnitudes gives S either way),
     moments ("moments": var, std) and transforms ("total": S the sum of the input's magnitudes):
     within the bound of the order of summation, or not compared where some order overflows (the
-    module's docstring); then `inner` or the usual comparison. `half=False`: float16 results are
-    left to `inner` (check_half_accumulation re-makes NumPy's answer in float32)."""
+    module's docstring); then `inner` or the usual comparison; `strict`: and each element finite
+    on both sides within its own bound plus the row's tolerance relative to it (the usual
+    comparison's is relative to the array's largest element). `half=False`: float16 results are
+    left to `inner` (check_half_accumulation re-makes NumPy's answer in float32). Sums through an
+    FFT (convolve's long operands) err relative to the largest term: `strict=False`."""
 
     def check(exp, got, row, inputs):
         if row.values and inputs is not None and not isinstance(exp, tuple) and (
                 half or np.asarray(exp).dtype != np.float16):
             got = _snap(exp, got, row, inputs, kind)
+            d = _compare(inner, exp, got, row, inputs)
+            return d or (_beyond(exp, got, row, inputs, kind) if strict and kind != "total" else None)
         return _compare(inner, exp, got, row, inputs)
 
     return _keep_outcome(check, inner)
+
+
+def check_moments_or_spread(exp, got, row, inputs):
+    """trapezoid: integers past 2**53 as check_large_int_moments; input holding inf or NaN (a
+    complex dx times an infinite sample: where NaN lands is the product's order) as
+    check_nonfinite_spread."""
+    if any(a.dtype.kind in "iu" and a.size and np.max(np.abs(a.astype(np.float64))) >= 2.0 ** 53
+           for a in _input_arrays(inputs)):
+        return check_large_int_moments(exp, got, row, inputs)
+    return check_nonfinite_spread(exp, got, row, inputs)
 
 
 # -- matrices ---------------------------------------------------------------------------------------

@@ -153,7 +153,6 @@ SKIPPED = {
     "einsum_path": "returns a contraction plan (strings); einsum's rows cover the computation",
     "mask_indices": "its mask_func argument is a function of the module itself (triu's rows cover it)",
     "fromfunction": "calls a Python function on index arrays (indices' rows cover the indices)",
-    "require": "requirements flags on memory layout; asarray/ascontiguousarray rows cover the copies",
     "isnat": "datetime64/timedelta64 input, not among the catalog's dtypes yet (tests/_core/test_datetime_*.py "
              "compare it with NumPy)",
 }

@@ -142,7 +142,7 @@ def report(d, full=False) -> str:
     float argument that never met NaN, inf, -0.0, a subnormal or a huge value."""
     if isinstance(d, str):
         d = merge([d])
-    lines = ["fuzz total: {} calls in {} chunk(s) ({:.0f} s the longest), {} agreed, {} mismatches, {} listed "
+    lines = ["fuzz summary: {} calls in {} chunk(s) ({:.0f} s the longest), {} agreed, {} mismatches, {} listed "
              "(docs/differences.md)".format(d["calls"], d.get("chunks", 1), d["seconds"], d["agreed"],
                                             d["mismatches"], d["listed"])]
     lines.append("fuzz kinds of input (calls, mismatches): " + ", ".join(
