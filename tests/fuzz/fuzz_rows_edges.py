@@ -68,7 +68,7 @@ def _range(rng, ctx):
     dtype's range (an unsigned array with negative or huge bounds), NaN, inf, huge, int or float."""
     dt = ctx.get("dtype")
     top = int(np.iinfo(dt).max) if dt is not None and dt.kind in "iu" else 300
-    pairs = [(0, 1), (-5, 10), (250, 255), (top - 5, top), (top, top + 10), (-300, -1), (5, 2), (3, 3), (0.5, 0.25),
+    pairs = [(0, 1), (-5, 10), (250, 255), (top - 5, top), (top, top + 10), (top + 1, top + 5), (-300, -1), (5, 2), (3, 3), (0.5, 0.25),
              (-2.5, 2.5), (0, np.inf), (np.nan, 1), (-1e308, 1e308), (-0.0, 0.0), (0, 2 ** 64), (-1, 0)]
     lo, hi = _one_of(rng, pairs)
     if rng.random() < 0.3:

@@ -91,6 +91,28 @@ def draw_specials(rng, dtype, k, level=True) -> np.ndarray:
 
 
 @functools.lru_cache(maxsize=None)
+def complex_specials(real) -> np.ndarray:
+    """Complex values of C99's special cases (Annex G) and of the range's edges, parts of a real
+    dtype: signed zeros in each part, inf and NaN mixed with finite, zero and each other, huge
+    beside tiny."""
+    fi = np.finfo(real)
+    mx, tiny, inf, nan = float(fi.max), float(fi.tiny), np.inf, np.nan
+    pairs = [(0.0, 0.0), (-0.0, 0.0), (0.0, -0.0), (-0.0, -0.0), (inf, nan), (nan, inf), (-inf, nan), (inf, inf),
+             (-inf, -inf), (inf, 0.0), (-inf, -0.0), (0.0, inf), (-0.0, -inf), (nan, 0.0), (0.0, nan), (1.0, nan),
+             (nan, -1.0), (mx, tiny), (tiny, mx), (-mx, -tiny), (mx, mx), (0.0, mx), (-mx, 0.0), (1.0, inf),
+             (-1.0, -inf), (1.0, 0.0), (-1.0, -0.0)]
+    out = np.array(pairs, np.float64).astype(real)
+    return _as_complex(out)
+
+
+def _as_complex(pairs):
+    z = np.empty(len(pairs), np.result_type(pairs.dtype, np.complex64))
+    z.real, z.imag = pairs[:, 0], pairs[:, 1]
+    z.setflags(write=False)
+    return z
+
+
+@functools.lru_cache(maxsize=None)
 def int_specials(dtype) -> np.ndarray:
     dt = np.dtype(dtype)
     info = np.iinfo(dt)
@@ -158,6 +180,11 @@ def random_values(rng, shape, dtype, edges=True):
                 pos = rng.integers(0, n, int(rng.integers(1, n + 1)))
                 with np.errstate(all="ignore"):
                     im[pos] = re[pos] * rng.choice(np.array([1.0, -1.0], real), len(pos))
+            if level and level != "finite" and n and rng.random() < 0.25:  # C99's special pairs
+                pool = complex_specials(real)
+                pos = rng.integers(0, n, int(rng.integers(1, n + 1)))
+                pick = pool[rng.integers(0, len(pool), len(pos))]
+                re[pos], im[pos] = pick.real, pick.imag
             v = np.empty(n, dt)
             v.real, v.imag = re, im
             if level and n and rng.random() < 0.15:  # duplicates of whole complex values
