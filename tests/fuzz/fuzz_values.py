@@ -303,6 +303,9 @@ def matrix_values(rng, shape, dtype, hermitian=False, normal=False):
         with np.errstate(all="ignore"):
             out[b] = a if dt.kind == "c" or not np.iscomplexobj(a) else a.real
     with np.errstate(all="ignore"):
+        if dt.kind in "fc":  # (finite in the dtype too: float16 holds 1e20 as inf, and LAPACK must see no inf)
+            top = float(np.finfo(dt).max) / 16
+            out = out.real.clip(-top, top) + 1j * out.imag.clip(-top, top) if dt.kind == "c" else out.clip(-top, top)
         v = out.reshape(shape).astype(dt) if dt.kind in "fc" else _as_other(out.reshape(shape), dt)
     if len(shape) > 2:
         tags.add("stack")

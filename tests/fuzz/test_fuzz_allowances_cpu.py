@@ -122,3 +122,38 @@ def test_a_listed_function_with_a_wrong_value_is_a_mismatch():
                                   if np.asarray(z).dtype.kind == "c" else np.log1p(z, *a, **k))
     st = fuzzlib.fuzz([fc.BY_KEY["log1p(a)"]], 2, fuzzlib.Side(np), fuzzlib.Side(wrong, name="wrong"), calls=200)
     assert st.mismatches and not st.listed
+
+
+def test_sinh_cosh_lists_an_overflow_past_the_threshold_only():
+    row = fc.BY_KEY["cosh(a)"]
+    z = np.array([100.39931 + 3.4345586e-08j, 1.5 + 0.5j], np.complex64)
+    e = np.cosh(z)  # inf + 6.9e35j: the exact imaginary part is finite
+    g = e.copy()
+    g.imag[0] = np.inf  # cuarray's cosh(x) overflows before its small sin(y) factor
+    assert fa._sinh_cosh_overflow(row, ([z], {}), _ok(e), _ok(g))
+    wrong_sign = e.copy()
+    wrong_sign.imag[0] = -np.inf
+    assert not fa._sinh_cosh_overflow(row, ([z], {}), _ok(e), _ok(wrong_sign))
+    beside = g.copy()
+    beside[1] *= 1.01  # a wrong value beside the listed one
+    assert not fa._sinh_cosh_overflow(row, ([z], {}), _ok(e), _ok(beside))
+    low = np.array([50.0 + 1e-30j], np.complex64)  # below the threshold: no overflow to excuse
+    el = np.cosh(low)
+    gl = el.copy()
+    gl.imag[0] = np.inf
+    assert not fa._sinh_cosh_overflow(row, ([low], {}), _ok(el), _ok(gl))
+
+
+def test_c99_unspecified_signs_beside_nan_agree_and_others_do_not():
+    row = fc.BY_KEY["sinh(a)"]
+    z = np.array([complex(-np.inf, np.nan), complex(1.0, 2.0)])
+    e = np.sinh(z)  # NumPy: inf + nanj; C99 leaves the infinity's sign open
+    g = e.copy()
+    g.real[0] = -np.inf
+    assert row.check(e, g, row, ([z], {})) is None
+    g2 = g.copy()
+    g2[1] = -e[1]
+    assert row.check(e, g2, row, ([z], {}))
+    other = fc.BY_KEY["arctan(a)"]  # (not a function C99 leaves the sign open for)
+    ea = np.array([complex(np.inf, np.nan)])
+    assert other.check(ea, -ea, other, ([ea], {}))
