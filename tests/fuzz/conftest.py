@@ -43,8 +43,6 @@ def pytest_terminal_summary(terminalreporter):
     """The GPU fuzzer's counts over its chunks (each records its Stats as the user property
     fuzz_stats): per kind of input, kind of mismatch, listed difference, per function and the gaps
     (fuzz_report.report); the table of every function to $CUARRAY_FUZZ_REPORT when it is set."""
-    import fuzz_report
-
     docs = []
     for key in ("passed", "failed"):
         for rep in terminalreporter.stats.get(key, []):
@@ -53,6 +51,8 @@ def pytest_terminal_summary(terminalreporter):
                 docs.append(props["fuzz_stats"])
     if not docs:
         return
+    import fuzz_report  # (tests/fuzz is on sys.path once this conftest is)
+
     total = fuzz_report.merge(docs)
     for line in fuzz_report.report(total).splitlines():
         terminalreporter.write_line(line)

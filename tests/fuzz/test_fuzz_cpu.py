@@ -14,6 +14,7 @@ import pytest
 import cuarray as cp
 import fuzz_catalog as fc
 import fuzz_regressions
+import fuzz_values
 import fuzzlib
 from cuarray.cuda import _backend
 
@@ -115,13 +116,13 @@ def test_host_path_against_numpy(host_path):
     assert not open_, "\n\n".join(map(str, open_[:5]))
 
 
-@pytest.mark.usefixtures("generation1")  # (cases of the first generators)
-@pytest.mark.parametrize("key,seed,index", fuzz_regressions.CASES)
-def test_regression_cases_host_path(host_path, key, seed, index):
+@pytest.mark.parametrize("key,seed,index,generation", fuzz_regressions.all_cases())
+def test_regression_cases_host_path(host_path, key, seed, index, generation):
     if fuzz_regressions.numpy_too_old((key, seed, index)):
         pytest.skip("NumPy {} answers this case as an older NumPy did".format(np.__version__))
-    res = fuzzlib.run_case(fc.BY_KEY[key], seed, index, fuzzlib.Side(np), _host_only_side(),
-                           reached_device=(_backend.NoDeviceError, ImportError))
+    with fuzz_values.generation(generation):  # (the generators the case was found with)
+        res = fuzzlib.run_case(fc.BY_KEY[key], seed, index, fuzzlib.Side(np), _host_only_side(),
+                               reached_device=(_backend.NoDeviceError, ImportError))
     assert not isinstance(res, fuzzlib.Mismatch), str(res)
 
 

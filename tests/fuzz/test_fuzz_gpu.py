@@ -32,6 +32,7 @@ import pytest
 import cuarray as cp
 import fuzz_catalog as fc
 import fuzz_regressions
+import fuzz_values
 import fuzzlib
 from cuarray.cuda import compiler
 
@@ -95,10 +96,10 @@ def test_fuzz_against_numpy(request, nvrtc_runs, fuzz_chunk, record_property):
     assert not st.mismatches, "{} mismatches in {} rows (printed above)".format(len(st.mismatches), len(by_row))
 
 
-@pytest.mark.usefixtures("generation1")  # (the cases of the first generators)
-@pytest.mark.parametrize("key,seed,index", fuzz_regressions.CASES)
-def test_regression_cases(key, seed, index):
+@pytest.mark.parametrize("key,seed,index,generation", fuzz_regressions.all_cases())
+def test_regression_cases(key, seed, index, generation):
     if fuzz_regressions.numpy_too_old((key, seed, index)):
         pytest.skip("NumPy {} answers this case as an older NumPy did".format(np.__version__))
-    res = fuzzlib.run_case(fc.BY_KEY[key], seed, index, fuzzlib.Side(np), _gpu_side())
+    with fuzz_values.generation(generation):  # (the generators the case was found with)
+        res = fuzzlib.run_case(fc.BY_KEY[key], seed, index, fuzzlib.Side(np), _gpu_side())
     assert not isinstance(res, fuzzlib.Mismatch), str(res)
