@@ -9,7 +9,7 @@ reproducer each, and the kernels this run loaded and compiled (NVRTC runs).
     pytest -m gpu -s tests/fuzz/test_fuzz_gpu.py --fuzz-rows issue54 --fuzz-calls 20000
 
 (--fuzz-rows: substrings of row keys, or a row group's name: issue35b, the rows of the second pass;
-issue54, the rows of issue 54's classes. --fuzz-calls, or $CUARRAY_FUZZ_CALLS, bounds the run by
+issue54, the rows of issue 54's classes; edges, the keywords and call forms of the edge pass. --fuzz-calls, or $CUARRAY_FUZZ_CALLS, bounds the run by
 calls instead of the time box, split into --fuzz-chunks tests, 15 by default, for xdist; the terminal
 summary prints the total calls and mismatches, then the counts per kind of input, per kind of mismatch,
 per listed difference, per function with a mismatch or a listed difference, and the gaps (rows NumPy
@@ -18,7 +18,8 @@ $CUARRAY_FUZZ_REPORT=PATH writes the table of every function there. No row is le
 is counted as known: a difference docs/differences.md lists ("Differences the fuzzer lists",
 fuzz_allowances.py) is reported as listed, apart from the mismatches.)
 
-The lead's budget: 200 000 calls in one device call,
+200 000 calls in one device call (the fuzzer's host side adds ~0.5 ms a call to cuarray's own time;
+on a cold kernel cache the first NVRTC compiles of each worker dominate):
 
     CUARRAY_FUZZ_CALLS=200000 CUARRAY_FUZZ_REPORT=$OUT/fuzz-report.txt \
         pytest -m gpu -n 15 tests/fuzz/test_fuzz_gpu.py -k fuzz_against --fuzz-seed N
