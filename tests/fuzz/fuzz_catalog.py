@@ -20,8 +20,13 @@ from fuzz_checks import (check_argsort, check_complex_power, check_complex_produ
                          check_partition, check_polydiv, check_qr, check_scaled_by_zero, check_singular, check_slogdet, check_solve, check_sorted_values,
                          check_space_cast, check_svd, check_transform_nonfinite, check_unique_all, check_unique_inverse, check_unordered_values, check_unpackbits,
                          check_unwrap)
+import fuzz_args35
 import fuzz_rows54  # issue 54's rows
-from fuzzlib import Host, Seq, XpFn, array_spec, broadcastable_shape, pick_dtype, random_shape
+import fuzz_rows_edges  # the edge pass's rows and comparison rules
+import fuzz_legacy
+import fuzz_values
+from fuzz_values import edge_scalar, matrix_values
+from fuzzlib import Host, Seq, array_spec, broadcastable_shape, pick_dtype, random_shape
 
 # -- kinds --------------------------------------------------------------------------------------
 
@@ -31,6 +36,9 @@ def _one_of(rng, items):
 
 
 def _scalar(rng, ctx):
+    if fuzz_values.GENERATION > 1 and rng.random() < 0.3:
+        # at the edges of the first array's dtype: ints just outside it, IEEE specials
+        return Host(edge_scalar(rng, ctx.get("dtype")))
     r = rng.random()
     if r < 0.35:
         return Host(_one_of(rng, [0, 1, 2, -1, 3, 7, -4, 300, 2**40, -2**63, 2**64 - 1, 2**64]))
@@ -66,6 +74,8 @@ def _axis_int(rng, ctx):
 
 def _axes(rng, ctx):
     nd = ctx["ndim"]
+    if nd == 0 and fuzz_values.GENERATION > 1 and rng.random() < 0.4:
+        return Host(_one_of(rng, [[0], 0, (-1,), [1]]))  # a 0-d array's axis 0 (ufunc reductions allow it)
     if nd == 0 or rng.random() < 0.2:
         return Host(None if rng.random() < 0.5 else ())
     k = int(rng.integers(1, nd + 1))
@@ -79,6 +89,8 @@ def _reshape(rng, ctx):
     n = ctx["size"]
     if rng.random() < 0.1:
         return Host((n + 1,))
+    if fuzz_values.GENERATION > 1 and rng.random() < 0.03:
+        return Host((n,) + (1,) * int(rng.choice([63, 64])))  # 64 and 65 dimensions
     divs = [d for d in range(1, n + 1) if n % d == 0] or [1]
     d = int(rng.choice(divs))
     shape = [d, n // d] if n else [0, int(rng.integers(1, 4))]
@@ -88,6 +100,8 @@ def _reshape(rng, ctx):
 
 
 def _shape(rng, ctx):
+    if fuzz_values.GENERATION > 1 and rng.random() < 0.03:  # NumPy's limit of 64 dimensions, and one past
+        return Host((1,) * int(rng.choice([64, 65])))
     s = random_shape(rng, max_ndim=3)
     return Host(s if rng.random() < 0.8 else (s[0] if s else 3))
 
@@ -144,278 +158,10 @@ def _q01(rng, ctx):
 
 KINDS = {"q01": _q01, "s": _scalar, "axis": _axis, "axis_int": _axis_int, "axes": _axes, "reshape": _reshape,
          "shape": _shape, "int": _int, "dtype": _dtype, "q": _q, "method": _method, "bool": _bool, "idx": _idx}
+KINDS.update(fuzz_args35.KINDS35)  # the second pass's kinds (issue 35)
+KINDS.update(fuzz_rows_edges.KINDS_EDGES)
 
 
-# kinds of the rows of issue 35's second pass (arrays drawn from the first array's shape: ctx)
-
-def _choice(*values):
-    return lambda rng, ctx: Host(_one_of(rng, list(values)))
-
-
-def _arr(rng, ctx, shape, dtype=None, **kw):
-    return array_spec(rng, shape, dtype or pick_dtype(rng, ctx["dtypes"]), edges=ctx["edges"], **kw)
-
-
-def _same(rng, ctx):
-    """An array of the first array's shape (sometimes another: both sides must refuse alike)."""
-    shp = ctx["shape"] if rng.random() < 0.9 else random_shape(rng, max_ndim=2)
-    return _arr(rng, ctx, shp)
-
-
-def _mask(rng, ctx):
-    shp = ctx["shape"] if rng.random() < 0.8 else broadcastable_shape(rng, ctx["shape"])
-    return _arr(rng, ctx, shp, np.dtype(bool))
-
-
-def _cond1(rng, ctx):
-    """compress's condition: 1-d bool (sometimes int), up to the axis' length + 1."""
-    n = max(ctx["shape"], default=1) if ctx["shape"] else 1
-    k = int(rng.integers(0, n + 2))
-    return _arr(rng, ctx, (k,), np.dtype(bool) if rng.random() < 0.9 else np.dtype("int64"), layout="C")
-
-
-def _sorted(rng, ctx):
-    """A sorted 1-d array (bins, interp's xp); descending 10% of the time (digitize accepts it)."""
-    dt = pick_dtype(rng, "iuf" if "f" in ctx["dtypes"] or "i" in ctx["dtypes"] else ctx["dtypes"])
-    spec = array_spec(rng, (int(rng.choice([0, 1, 2, 4, 5])),), dt, edges=False, layout="C")
-    spec.base[...] = np.sort(spec.base)[::-1] if rng.random() < 0.1 else np.sort(spec.base)
-    return spec
-
-
-def _counts(rng, ctx):
-    """bincount's input: small non-negative ints (sometimes a negative or a float: both refuse)."""
-    dt = np.dtype(_one_of(rng, ["int64", "int32", "uint8", "int16", "bool", "float64"]))
-    spec = array_spec(rng, (int(rng.choice([0, 1, 3, 8])),), dt, edges=False, layout=None)
-    with np.errstate(all="ignore"):
-        spec.base[...] = np.abs(rng.integers(-1 if rng.random() < 0.1 else 0, 9, spec.base.shape)).astype(dt) \
-            if dt.kind != "i" or rng.random() > 0.05 else rng.integers(-3, 9, spec.base.shape).astype(dt)
-    shp = spec.host().shape
-    ctx.update(ndim=1, shape=shp, size=shp[0])
-    return spec
-
-
-def _weights(rng, ctx):
-    """Weights of the first array's length (bincount, histogram)."""
-    return _arr(rng, ctx, ctx["shape"] if rng.random() < 0.95 else (ctx["size"] + 1,), pick_dtype(rng, "f"))
-
-
-def _choose_idx(rng, ctx):
-    """choose's index array: values in [0, n) for n choices (a few out of range)."""
-    n = ctx["nchoices"] = int(rng.integers(1, 4))
-    shp = random_shape(rng, max_ndim=3)
-    ctx.update(ndim=len(shp), shape=shp, size=int(np.prod(shp)))
-    spec = array_spec(rng, shp, np.dtype(_one_of(rng, ["int64", "int32", "uint8"])), edges=False)
-    spec.base[...] = rng.integers(0, n + (1 if rng.random() < 0.1 else 0), spec.base.shape)
-    return spec
-
-
-def _choices(rng, ctx):
-    n = ctx.get("nchoices", int(rng.integers(1, 4)))
-    return Seq([_arr(rng, ctx, broadcastable_shape(rng, ctx["shape"])) for _ in range(n)])
-
-
-def _masks(rng, ctx):
-    ctx["nchoices"] = n = int(rng.integers(0, 4))
-    return Seq([_arr(rng, ctx, broadcastable_shape(rng, ctx["shape"]), np.dtype(bool)) for _ in range(n)])
-
-
-def _along(rng, ctx):
-    """take_along_axis's indices: the array's shape with the axis' length replaced."""
-    ax, shp = ctx.get("axis_value"), list(ctx["shape"])
-    nd = len(shp)
-    if ax is None or not -nd <= ax < nd:
-        shp, n = [int(rng.integers(0, 4))], ctx["size"]
-    else:
-        n = shp[ax]
-        shp[ax] = int(rng.choice([0, 1, 2, 3]))
-    lo, hi = (-n, n) if n else (0, 1)
-    spec = array_spec(rng, tuple(shp), np.dtype(_one_of(rng, ["int64", "intp", "int32"])), edges=False)
-    spec.base[...] = rng.integers(lo, hi, spec.base.shape) if n or rng.random() < 0.5 else 0
-    spec.index = True
-    return spec
-
-
-def _kth(rng, ctx):
-    ax = ctx.get("axis_value", -1)
-    nd = ctx["ndim"]
-    n = ctx["size"] if ax is None else (ctx["shape"][ax] if nd and -nd <= ax < nd else 1)
-    if rng.random() < 0.3:
-        return Host([int(x) for x in rng.integers(-n - 1 if rng.random() < 0.1 else -max(n, 1), max(n, 1), 2)])
-    return Host(int(rng.integers(-max(n, 1), max(n, 1) + (1 if rng.random() < 0.05 else 0))))
-
-
-def _sections(rng, ctx):
-    if rng.random() < 0.6:
-        return Host(int(rng.choice([1, 1, 2, 3, 4, 0])))
-    return Host(sorted(int(x) for x in rng.integers(-1, 6, int(rng.integers(0, 4)))))
-
-
-def _padw(rng, ctx):
-    r, nd = rng.random(), ctx["ndim"]
-    if r < 0.4:
-        return Host(int(rng.choice([0, 1, 2, 3])))
-    if r < 0.7:
-        return Host(tuple(int(x) for x in rng.integers(0, 4, 2)))
-    return Host(tuple(tuple(int(x) for x in rng.integers(0, 3, 2)) for _ in range(nd + (rng.random() < 0.05))))
-
-
-def _bshape(rng, ctx):
-    """A shape the first array broadcasts to (sometimes one it does not)."""
-    shp = [d if d != 1 or rng.random() < 0.5 else int(rng.choice([0, 1, 3])) for d in ctx["shape"]]
-    if rng.random() < 0.05 and shp:
-        shp[-1] += 1
-    return Host(tuple(random_shape(rng, max_ndim=1)) + tuple(shp))
-
-
-def _perm(rng, ctx):
-    nd = ctx["ndim"]
-    p = [int(x) for x in rng.permutation(nd)]
-    if rng.random() < 0.1:
-        p = p[:-1] if p else [0]
-    return Host(tuple(x - nd if rng.random() < 0.3 else x for x in p))
-
-
-def _vec3(rng, ctx):
-    """Vectors for cross: a last axis of 3 or 2 (sometimes 4)."""
-    shp = random_shape(rng, max_ndim=2) + (int(_one_of(rng, [3, 3, 2, 4])),)
-    if "shape" not in ctx:
-        ctx.update(ndim=len(shp), shape=shp, size=int(np.prod(shp)))
-    else:
-        shp = broadcastable_shape(rng, ctx["shape"][:-1]) + (int(_one_of(rng, [3, 3, 2])),)
-    return _arr(rng, ctx, shp)
-
-
-_EINSUM = [("ij->ji", "ij"), ("ii->i", "ii"), ("ii", "ii"), ("ij->", "ij"), ("ijk->kj", "ijk"), ("ij", "ij"),
-           ("ij,jk->ik", "ij jk"), ("i,i->", "i i"), ("i,j->ij", "i j"), ("ij,ij->ij", "ij ij"),
-           ("ijk,ik->ij", "ijk ik"), ("bij,bjk->bik", "bij bjk"), ("ij,j", "ij j"), ("...i,...i->...", "ai ai")]
-
-
-def _subs(rng, ctx):
-    """einsum's subscripts and, in ctx, its operands' shapes (`op` kinds draw them)."""
-    pool = [t for t in _EINSUM if len(t[1].split()) == ctx["nops"]]
-    subs, ops = pool[int(rng.integers(0, len(pool)))]
-    size = {c: int(rng.choice([0, 1, 2, 3, 4])) for c in "abijk"}
-    ctx["ops"] = [tuple(size[c] for c in op) for op in ops.split()]
-    if rng.random() < 0.05:
-        ctx["ops"][0] = ctx["ops"][0] + (2,)  # too many dims: both refuse
-    return Host(subs)
-
-
-def _op(rng, ctx):
-    shp = ctx["ops"].pop(0)
-    if "shape" not in ctx:
-        ctx.update(ndim=len(shp), shape=shp, size=int(np.prod(shp)))
-    return _arr(rng, ctx, shp)
-
-
-def _dims(rng, ctx):
-    ctx["dims"] = dims = tuple(int(rng.choice([1, 2, 3, 5])) for _ in range(int(rng.integers(1, 4))))
-    return Host(dims if rng.random() < 0.95 else dims + (0,))
-
-
-def _flatidx(rng, ctx):
-    n = int(np.prod(ctx["dims"]))
-    spec = array_spec(rng, random_shape(rng, max_ndim=2), np.dtype(_one_of(rng, ["int64", "intp", "int32"])), edges=False)
-    spec.base[...] = rng.integers(0, n + (rng.random() < 0.1), spec.base.shape)
-    spec.index = True
-    return spec
-
-
-def _multi(rng, ctx):
-    shp = random_shape(rng, max_ndim=2)
-    out = []
-    for d in ctx["dims"]:
-        spec = array_spec(rng, shp, np.dtype("int64"), edges=False)
-        spec.base[...] = rng.integers(0, d + (rng.random() < 0.05), spec.base.shape)
-        spec.index = True
-        out.append(spec)
-    return Seq(out)
-
-
-def _fn1d(rng, ctx):
-    return XpFn(_one_of(rng, ["sum", "cumsum", "sort", "mean", "max", "diff"]))
-
-
-def _funclist(rng, ctx):
-    n = ctx.get("nchoices", 1) + (rng.random() < 0.5)
-    return Seq([XpFn(_one_of(rng, ["sin", "negative", "square"])) if rng.random() < 0.5
-                else Host(_one_of(rng, [0, 1.5, -2])) for _ in range(n)])
-
-
-def _smallint(rng, ctx):
-    return Host(int(rng.choice([0, 1, 2, 3, 4, 5, 8, 16, -1])))
-
-
-def _bins(rng, ctx):
-    r = rng.random()
-    if r < 0.6:
-        return Host(int(rng.choice([1, 2, 3, 5, 10])))
-    if r < 0.9:
-        return Host(sorted(float(x) for x in rng.standard_normal(int(rng.integers(1, 5))) * 3))
-    return Host(str(rng.choice(["auto", "fd", "sturges", "sqrt"])))
-
-
-def _range(rng, ctx):
-    lo = float(rng.choice([-3.0, 0.0, -1.0]))
-    return Host((lo, lo + float(rng.choice([1.0, 4.0, 0.0]))))
-
-
-def _uint8(rng, ctx):
-    shp = random_shape(rng, max_ndim=3)
-    ctx.update(ndim=len(shp), shape=shp, size=int(np.prod(shp)))
-    return array_spec(rng, shp, np.dtype("uint8") if rng.random() < 0.9 else pick_dtype(rng), edges=False)
-
-
-def _fftn(rng, ctx):
-    n = int(rng.choice([0, 1, 2, 3, 4, 5, 8])) if rng.random() < 0.95 else -1
-    return Host(None if rng.random() < 0.5 else n)
-
-
-def _fftaxes(rng, ctx):
-    nd = ctx["ndim"]
-    if rng.random() < 0.3 or nd == 0:
-        return Host(None)
-    k = int(rng.integers(1, min(nd, 3) + 1))
-    return Host(tuple(int(x) for x in rng.choice(nd, k, replace=False)))
-
-
-def _tdaxes(rng, ctx):
-    ctx["td_k"] = k = int(rng.integers(0, min(ctx["ndim"], 2) + 1))
-    return Host(k if rng.random() < 0.95 else k + 1)
-
-
-def _tdb(rng, ctx):
-    """tensordot's second operand: its first axes are the first's last `td_k`."""
-    k = min(ctx.get("td_k", 2), ctx["ndim"])
-    head = ctx["shape"][len(ctx["shape"]) - k:] if k else ()
-    return _arr(rng, ctx, tuple(head) + random_shape(rng, max_ndim=2))
-
-
-def _right(rng, ctx):
-    """A right operand of matmul-like calls: its second last (or only) axis is the first's last."""
-    n = ctx["shape"][-1] if ctx["shape"] else 2
-    if rng.random() < 0.05:
-        n += 1
-    shp = (n,) if rng.random() < 0.3 else broadcastable_shape(rng, ctx["shape"][:-2]) + (n, int(rng.choice([1, 2, 3])))
-    return _arr(rng, ctx, shp)
-
-
-KINDS.update({
-    "tdaxes": _tdaxes, "tdb": _tdb, "right": _right,
-    "same": _same, "mask": _mask, "cond1": _cond1, "sorted": _sorted, "counts": _counts, "weights": _weights,
-    "choose_idx": _choose_idx, "choices": _choices, "masks": _masks, "along": _along, "kth": _kth,
-    "sections": _sections, "padw": _padw, "bshape": _bshape, "perm": _perm, "vec3": _vec3, "subs": _subs,
-    "op": _op, "dims": _dims, "flatidx": _flatidx, "multi": _multi, "fn1d": _fn1d, "funclist": _funclist,
-    "smallint": _smallint, "bins": _bins, "range": _range, "uint8": _uint8, "fftn": _fftn, "fftaxes": _fftaxes,
-    "side": _choice("left", "right"), "convmode": _choice("full", "same", "valid"),
-    "bitorder": _choice("big", "little"), "indexing": _choice("xy", "ij"),
-    "norm": _choice(None, "backward", "ortho", "forward"), "ddof": _choice(0, 1, 2),
-    "padmode": _choice("constant", "edge", "reflect", "symmetric", "wrap", "linear_ramp", "maximum", "mean",
-                       "median", "minimum"),
-    "ord": _choice(None, 1, 2, -1, np.inf, -np.inf, "fro", "nuc", 0, 3),
-    "decimals": _choice(0, 1, 2, -1, -3),
-    "str_unique": _choice(True, False),
-})
 
 
 @dataclasses.dataclass
@@ -429,10 +175,14 @@ class Row:
     rtol: float = 1.0
     values: bool = True
     inplace: bool = False
-    edges: bool = True             # False: finite values only (LAPACK's gelsd can loop forever on NaN)
+    edges: object = True           # True: every special value; "finite": no NaN, inf or overflow (LAPACK's
+                                   # gelsd can loop forever on NaN); False: random normals only
     order: tuple | None = None     # positions of the drawn arguments in the call (kinds draw in dependency order)
     group: str = ""                # a name for a set of rows (--fuzz-rows picks it): "issue35b", the second pass
     tag: str = ""                  # appended to the key where name and kinds repeat (issue 54's keyword rows)
+    legacy_dtypes: str = ""        # generation 1's `dtypes` where they changed (fuzz_legacy)
+    custom: object = None          # (xp, args, kw) -> result, for a call that is no function of xp ("a.flat[i]")
+    custom_code: str = ""          # its reproducer: a format of the arguments' code ("({0}).flat[{1}]")
 
     @property
     def key(self) -> str:
@@ -442,7 +192,7 @@ class Row:
     def fn(self, xp):
         if self.name.startswith("ndarray."):
             meth = self.name.split(".", 1)[1]
-            return lambda a, *args, **kw: getattr(a, meth)(*args, **kw)
+            return lambda a, *args, **kw: operator.attrgetter(meth)(a)(*args, **kw)
         return operator.attrgetter(self.name)(xp)
 
     def arrange(self, args):
@@ -450,17 +200,22 @@ class Row:
         return list(args) if self.order is None else [args[i] for i in self.order]
 
     def call(self, xp, args, kw):
+        if self.custom is not None:  # (a stand-in module may answer it: fuzz_faults)
+            return getattr(xp, "__fuzz_custom__", {}).get(self.name, self.custom)(xp, self.arrange(args), kw)
         return self.fn(xp)(*self.arrange(args), **kw)
 
-    def code(self, argstr):
+    def code(self, argstr, parts=None):
+        if self.custom is not None and parts is not None:
+            return self.custom_code.format(*parts)
         if self.name.startswith("ndarray."):
             first, _, rest = _split_first(argstr)
             return "({}).{}({})".format(first, self.name.split(".", 1)[1], rest)
         return "xp.{}({})".format(self.name, argstr)
 
     def make(self, rng):
-        ctx = {"dtypes": self.dtypes, "edges": self.edges, "nops": self.kinds.split().count("op")}
         args = []
+        dtypes = self.legacy_dtypes if fuzz_values.GENERATION < 2 and self.legacy_dtypes else self.dtypes
+        ctx = {"dtypes": dtypes, "edges": self.edges, "nops": self.kinds.split().count("op"), "args": args}
         first = None
         for kind in self.kinds.split():
             if kind in ("a", "m", "sq", "v", "a1"):
@@ -468,11 +223,11 @@ class Row:
                 if first is None:
                     first = spec
                     shp = spec.host().shape
-                    ctx.update(ndim=len(shp), shape=shp, size=int(np.prod(shp)))
+                    ctx.update(ndim=len(shp), shape=shp, size=int(np.prod(shp)), dtype=spec.base.dtype)
                 args.append(spec)
             elif kind == "b":
                 shp = broadcastable_shape(rng, ctx["shape"])
-                args.append(array_spec(rng, shp, pick_dtype(rng, self.dtypes)))
+                args.append(array_spec(rng, shp, pick_dtype(rng, dtypes)))
             elif kind == "rhs":  # a right-hand side for `m` (vector or matrix)
                 m = ctx["shape"]
                 shp = m[:-1] if rng.random() < 0.4 and len(m) == 2 else m[:-1] + (int(rng.integers(1, 3)),)
@@ -482,7 +237,7 @@ class Row:
                     shp = random_shape(rng, max_ndim=self.max_ndim)
                     ctx.update(ndim=len(shp), shape=shp, size=int(np.prod(shp)))
                 args.append(Seq([array_spec(rng, ctx["shape"] if rng.random() < 0.9 else (2,),
-                                            pick_dtype(rng, self.dtypes)) for _ in range(int(rng.integers(1, 4)))]))
+                                            pick_dtype(rng, dtypes)) for _ in range(int(rng.integers(1, 4)))]))
             else:
                 v = KINDS[kind](rng, ctx)
                 if kind in ("axis", "axis_int"):
@@ -498,20 +253,38 @@ class Row:
         return args, kwargs
 
     def _array(self, rng, kind, ctx):
-        dt = pick_dtype(rng, self.dtypes)
+        legacy = fuzz_values.GENERATION < 2
+        dt = pick_dtype(rng, self.legacy_dtypes if legacy and self.legacy_dtypes else self.dtypes)
+        if legacy and kind in ("m", "sq"):
+            return array_spec(rng, fuzz_legacy.array_shape(rng, kind, self.max_ndim), dt, edges=self.edges)
         if kind == "a":
             shp = random_shape(rng, max_ndim=self.max_ndim)
         elif kind == "a1":
             shp = random_shape(rng, ndim=1)
         elif kind == "v":
             shp = (int(rng.integers(0, 6)),)
-        elif kind == "m":
-            shp = random_shape(rng, ndim=int(rng.choice([2, 2, 3] if self.max_ndim > 2 else [2])))
+        elif kind == "m":  # a matrix or a stack of them (up to two batch dimensions)
+            shp = random_shape(rng, ndim=int(rng.choice([2, 2, 3, 4] if self.max_ndim > 2 else [2])))
             shp = shp[:-2] + tuple(max(1, d) for d in shp[-2:]) if rng.random() < 0.9 else shp
         else:  # sq: a stack of square matrices
             n = int(rng.choice([1, 2, 3, 4, 5]))
-            shp = (int(rng.choice([2, 3])),) * int(rng.random() < 0.3) + (n, n)
-        return array_spec(rng, shp, dt, edges=self.edges)
+            batch = int(rng.choice([0, 0, 1, 2]))
+            shp = tuple(int(rng.choice([0, 1, 2, 3])) if rng.random() < 0.15 else int(rng.choice([2, 3]))
+                        for _ in range(batch)) + (n, n)
+        spec = array_spec(rng, shp, dt, edges=self.edges)
+        if kind in ("m", "sq") and self.name.startswith("linalg.") and len(shp) >= 2:
+            # stacks of rank-deficient, ill-conditioned, exactly diagonal matrices (fuzz_values)
+            herm = self.name in HERMITIAN and rng.random() < 0.7
+            v, tags = matrix_values(rng, shp, dt, hermitian=herm and shp[-1] == shp[-2],
+                                    normal=self.name in fuzz_rows_edges.NORMAL)
+            spec.host()[...] = v
+            spec.tags = frozenset(tags)
+        return spec
+
+
+# rows whose matrices are mostly Hermitian (positive definite for cholesky): the others' input is
+# any matrix (NumPy reads one triangle)
+HERMITIAN = {"linalg.eigh", "linalg.eigvalsh", "linalg.cholesky"}
 
 
 def _split_first(argstr):
@@ -536,11 +309,13 @@ BINARY = ("add subtract multiply divide true_divide floor_divide remainder fmod 
           "heaviside logaddexp ldexp").split()
 REDUCTIONS = ("sum prod mean std var min max argmin argmax any all nansum nanprod nanmean nanstd nanvar nanmin "
               "nanmax nanargmin nanargmax ptp count_nonzero cumsum cumprod nancumsum nancumprod median nanmedian").split()
+BITWISE = {"invert", "logical_not", "isnan", "isinf", "isfinite", "signbit", "sign", "negative", "positive",
+           "absolute", "floor", "ceil", "trunc", "rint", "fix", "around", "conj", "real", "imag", "square"}
 REDUCE_UFUNCS = "add multiply maximum minimum logical_and logical_or bitwise_xor bitwise_and".split()
 
 # Products of complex values holding or reaching inf: where NaN lands depends on the order of the
 # multiplications (NumPy multiplies 1 * x0 * x1 ... in turn, a parallel reduction in a tree).
-PRODUCTS = {"prod", "nanprod", "cumprod", "nancumprod", "multiply.reduce", "multiply.accumulate", "cumulative_prod"}
+PRODUCTS = {"square", "prod", "nanprod", "cumprod", "nancumprod", "multiply.reduce", "multiply.accumulate", "cumulative_prod"}
 
 
 # Cumulative sums and products: float16 accumulates in float32 (check_half_accumulation).
@@ -550,6 +325,11 @@ ACCUMULATIONS = {"cumsum", "cumprod", "nancumsum", "nancumprod", "add.accumulate
 MOMENTS = {"mean", "nanmean", "var", "std", "nanvar", "nanstd"}
 # Complex power: where inf/NaN land follows the order of the arithmetic (check_complex_power).
 POWERS = {"power", "pow", "float_power"}
+
+
+def _int_only(name):
+    """Integer-only ufuncs (gcd, shifts, bitwise): mostly integer input."""
+    return {"dtypes": "biu"} if name in ("gcd", "lcm", "left_shift", "right_shift") or name.startswith("bitwise") else {}
 
 
 def _product_check(name):
@@ -563,9 +343,11 @@ def _product_check(name):
 
 
 ROWS = [
-    *[Row(n, "a", **({"check": check_half_in_float32} if n == "i0" else {})) for n in UNARY],
-    *[Row(n, "a b", **_product_check(n)) for n in BINARY],
-    *[Row(n, "a s", **_product_check(n)) for n in BINARY],
+    # (math functions: mostly float and complex input, where the special values are)
+    *[Row(n, "a", dtypes="biufc" if n in BITWISE else "fc", legacy_dtypes="biufc",
+          **({"check": check_half_in_float32} if n == "i0" else _product_check(n))) for n in UNARY],
+    *[Row(n, "a b", **_int_only(n), **_product_check(n)) for n in BINARY],
+    *[Row(n, "a s", **_int_only(n), **_product_check(n)) for n in BINARY],
     *[Row(n, "a", kw={"axis": "axis", "keepdims": "bool"}, rtol=50, **_product_check(n))
       for n in REDUCTIONS if not n.startswith(("cum", "nancum"))],
     *[Row(n, "a", kw={"axis": "axis_int"}, rtol=50, **_product_check(n))
@@ -607,7 +389,7 @@ ROWS = [
     Row("tril", "a", kw={"k": "int"}),
     Row("triu", "a", kw={"k": "int"}),
     Row("outer", "a b"),
-    Row("dot", "m m", dtypes="fc", rtol=100, check=check_scaled_by_zero),
+    Row("dot", "m right", dtypes="fc", rtol=100, check=check_scaled_by_zero),
     Row("matmul", "m m", dtypes="iufc", rtol=100, check=check_nonfinite_spread),
     Row("percentile", "a q", kw={"axis": "axis", "method": "method"}, dtypes="iuf", rtol=10),
     Row("nanpercentile", "a q", kw={"axis": "axis", "method": "method"}, dtypes="iuf", rtol=10),
@@ -774,7 +556,7 @@ ROWS += [
     Row("linalg.tensordot", "a tdb", rtol=100),  # axes=2: a keyword only here
     Row("linalg.trace", "m", kw={"offset": "int"}),
     Row("linalg.vecdot", "a b", kw={"axis": "axis_int"}, rtol=100, check=check_nonfinite_spread),
-    Row("linalg.tensorinv", "sq", kw={"ind": "int"}, dtypes="fc", rtol=1e4, check=check_singular()),
+    Row("linalg.tensorinv", "sq tind", dtypes="fc", rtol=1e4, check=check_singular()),
     Row("linalg.tensorsolve", "sq rhs", dtypes="fc", rtol=1e4, check=check_singular()),
     # fft
     *[Row("fft." + n, "a", kw={"n": "fftn", "axis": "axis_int", "norm": "norm"}, rtol=1e3, check=check_transform_nonfinite)
@@ -789,11 +571,15 @@ for _r in ROWS[_FIRST_PASS:]:
     _r.group = "issue35b"
 KINDS.update(fuzz_rows54.KINDS54)
 ROWS += fuzz_rows54.rows(Row, _product_check)  # group 'issue54', keys tagged: "max(a){initial,axis}"
+ROWS += fuzz_rows_edges.rows(Row, _product_check)  # group 'edges', keys tagged as issue 54's
 
-# LAPACK (NumPy's side) can loop forever on NaN/inf input (gesdd, gelsd): factorisations get finite data.
+# LAPACK (NumPy's side) can loop forever on NaN/inf input (gesdd, gelsd): factorisations get finite
+# data (signed zeros, subnormals and the smallest normals among it; nothing that overflows).
 for _r in ROWS:
     if _r.name.startswith("linalg.") and _r.name != "linalg.norm":
-        _r.edges = False
+        _r.edges = "finite"
+
+fuzz_rows_edges.bound(ROWS)  # elementwise accuracy, summation bounds, conditioning, NumPy's cutoffs
 
 BY_KEY = {r.key: r for r in ROWS}
 assert len(BY_KEY) == len(ROWS), "two rows with the same name and kinds"

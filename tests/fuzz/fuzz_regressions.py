@@ -1,6 +1,8 @@
 """Cases the fuzzer found bugs with, kept as regression tests: (row key, seed, index), re-made by
 `fuzzlib.case_rng` and run by tests/fuzz/test_fuzz_cpu.py (host-only path) and test_fuzz_gpu.py.
-Add a line for each mismatch a fuzz run prints once its fix is in."""
+Add a line for each mismatch a fuzz run prints once its fix is in: CASES holds the cases of the
+first generators (fuzz_legacy, generation 1), CASES2 those of the current ones (generation 2,
+fuzz_values: special values everywhere, the edge rows), since a case is its generators' draws."""
 
 import numpy
 
@@ -83,6 +85,15 @@ CASES = [
     # product row's check (where NaN lands follows the order: check_complex_product)
     ("isclose(a b)", 4, 137), ("nancumsum(a){dtype,axis}", 4, 41), ("prod(a){initial,axis}", 4, 127),
 ]
+# (row key, seed, index) of mismatches found by the current generators (generation 2) and fixed
+CASES2 = []
+
+
+def all_cases():
+    """(key, seed, index, generation) of every regression case."""
+    return [c + (1,) for c in CASES] + [c + (2,) for c in CASES2]
+
+
 # Cases whose NumPy answer is a newer NumPy's (older ones answer otherwise): the NumPy version they
 # need, for the tests to skip under an older one (CI's NumPy 2.4 raises for interp of no points).
 NUMPY_AT_LEAST = {("interp(a sorted sorted)", 10, 131): (2, 5)}
@@ -153,7 +164,6 @@ SKIPPED = {
     "einsum_path": "returns a contraction plan (strings); einsum's rows cover the computation",
     "mask_indices": "its mask_func argument is a function of the module itself (triu's rows cover it)",
     "fromfunction": "calls a Python function on index arrays (indices' rows cover the indices)",
-    "require": "requirements flags on memory layout; asarray/ascontiguousarray rows cover the copies",
     "isnat": "datetime64/timedelta64 input, not among the catalog's dtypes yet (tests/_core/test_datetime_*.py "
              "compare it with NumPy)",
 }

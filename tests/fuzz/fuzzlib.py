@@ -24,8 +24,8 @@ import zlib
 
 import numpy as np
 
-DTYPES = [np.dtype(c) for c in "?bBhHiIlLefdFD"]  # bool, ints, uints, float16/32/64, complex64/128
-_SIZES = (0, 1, 1, 2, 3, 3, 4, 5, 7)
+from fuzz_report import Stats  # noqa: F401  (fuzz's result)
+from fuzz_values import DTYPES, pick_dtype, random_shape, random_values  # noqa: F401  (the catalog's imports)
 
 
 # -- argument specs -----------------------------------------------------------------------------
@@ -40,6 +40,7 @@ class ArraySpec:
     perm: tuple | None = None
     device: bool = True
     index: bool = False  # an index argument: passed as a host array by a side without device values
+    tags: frozenset = frozenset()  # how a generator shaped the values ("lowrank", "stack": fuzz_traits)
 
     def host(self) -> np.ndarray:
         v = self.base[self.view] if self.view else self.base  # (a 0-d array indexed by () is a scalar)
@@ -109,41 +110,7 @@ def _slice_code(s) -> str:
     return repr(s)
 
 
-# -- generators ---------------------------------------------------------------------------------
-
-_EDGE_FLOATS = (0.0, -0.0, 1.0, -1.0, np.nan, np.inf, -np.inf, 0.5, 1e-30, -1e30, 2.0)
-
-
-def random_values(rng, shape, dtype, edges=True):
-    """Fresh random values of `dtype` (never all zeros), some replaced by the dtype's edge values."""
-    n = math.prod(shape)
-    k = dtype.kind
-    if k == "b":
-        v = rng.random(n) < 0.5
-    elif k in "iu":
-        info = np.iinfo(dtype)
-        lo, hi = (-9, 10) if k == "i" else (0, 20)
-        v = rng.integers(lo, hi, n).astype(dtype)
-        if edges and n and rng.random() < 0.3:
-            pos = rng.integers(0, n, max(1, n // 4))
-            v[pos] = rng.choice(np.array([info.min, info.max, 0, 1, info.max // 2], dtype=dtype), len(pos))
-    else:
-        real = np.finfo(dtype).dtype if k == "c" else dtype
-        v = (rng.standard_normal(n) * 3).astype(real)
-        if k == "c":
-            v = v + 1j * (rng.standard_normal(n) * 3).astype(real)
-            v = v.astype(dtype)
-        if edges and n and rng.random() < 0.3:
-            pos = rng.integers(0, n, max(1, n // 4))
-            with np.errstate(all="ignore"):
-                v[pos] = np.array(rng.choice(_EDGE_FLOATS, len(pos))).astype(dtype)
-    return v.reshape(shape)
-
-
-def random_shape(rng, ndim=None, max_ndim=4):
-    if ndim is None:
-        ndim = int(rng.integers(0, max_ndim + 1))
-    return tuple(int(rng.choice(_SIZES)) for _ in range(ndim))
+# -- generators (values: fuzz_values.py) ------------------------------------------------------
 
 
 def array_spec(rng, shape, dtype, *, edges=True, layout=None, device=True):
@@ -189,15 +156,6 @@ def broadcastable_shape(rng, shape):
         if rng.random() < 0.3:
             out[i] = 1
     return tuple(out)
-
-
-def pick_dtype(rng, kinds=None):
-    """A dtype; `kinds` (e.g. "fc") is preferred 90% of the time (the rest probes the error paths)."""
-    if kinds and rng.random() < 0.9:
-        pool = [d for d in DTYPES if d.kind in kinds]
-        if pool:
-            return pool[int(rng.integers(0, len(pool)))]
-    return DTYPES[int(rng.integers(0, len(DTYPES)))]
 
 
 def case_rng(row_name: str, seed: int, index: int):
@@ -274,14 +232,15 @@ def _close(exp, got, rtol_factor):
     if exp.dtype.kind not in "fc":
         return np.array_equal(exp, got)
     real = np.finfo(exp.dtype).dtype
-    rtol = _RTOL.get(real.char, 1e-11) * rtol_factor
+    rtol = min(1.0, _RTOL.get(real.char, 1e-11) * rtol_factor)  # (a factor of 1e300: anything finite)
     parts = [(exp.real, got.real), (exp.imag, got.imag)] if exp.dtype.kind == "c" else [(exp, got)]
     # Complex values compare on the scale of their magnitude (the normwise bound of complex
     # arithmetic): an imaginary part of 1e13 beside a real part of 1e59 is rounding, not a wrong 0.
+    # (The larger part's magnitude: |1e308 + 1e308j| would overflow.)
     zscale = None
     if exp.dtype.kind == "c":
         fin = np.isfinite(exp)
-        zscale = float(np.max(np.abs(exp[fin]))) if fin.any() else None
+        zscale = float(np.max(np.maximum(np.abs(exp.real[fin]), np.abs(exp.imag[fin])))) if fin.any() else None
     for e, g in parts:
         e = e.astype(np.float64)
         g = g.astype(np.float64)
@@ -292,7 +251,10 @@ def _close(exp, got, rtol_factor):
             return False
         if fin.any():
             scale = max(1.0, float(np.max(np.abs(e[fin]))) if zscale is None else zscale)
-            if not np.allclose(g[fin], e[fin], rtol=rtol, atol=rtol * scale, equal_nan=True):
+            with np.errstate(over="ignore"):
+                atol = min(rtol * scale, float(np.finfo(np.float64).max))
+                ok = np.isfinite(g[fin]).all() and np.all(np.abs(g[fin] - e[fin]) <= atol + rtol * np.abs(e[fin]))
+            if not ok:
                 return False
     return True
 
@@ -344,52 +306,90 @@ class NoDevice(Exception):
     """The host-only path reached the device: nothing more to compare for this case."""
 
 
-def run_case(row, seed, index, ref: Side, test: Side, *, reached_device=()):
-    """Run one case on both sides. Returns None (agreement), a Mismatch, or a string naming why the
-    case is not comparable ("unsupported", "device")."""
+@dataclasses.dataclass
+class Listed:
+    """A mismatch that docs/differences.md lists as a deliberate difference (fuzz_allowances: the
+    entry `allowance` names the function and the condition): reported and counted apart, not as a
+    mismatch."""
+    row: str
+    seed: int
+    index: int
+    allowance: str
+    what: str
+
+    def __str__(self):
+        return "LISTED {} (seed={}, index={}) as {}: {}".format(self.row, self.seed, self.index, self.allowance,
+                                                               self.what.splitlines()[0])
+
+
+def run_case(row, seed, index, ref: Side, test: Side, *, reached_device=(), record=None):
+    """Run one case on both sides. Returns None (agreement), a Mismatch, a Listed (a difference
+    docs/differences.md lists), or a string naming why the case is not comparable ("unsupported",
+    "device", "memory"). `record(row, host_args, host_kwargs, tags, ref_outcome, result)`: told of
+    every case (the summary's counts)."""
     args, kwargs = row.make(case_rng(row.key, seed, index))
     r = ref.outcome(row, args, kwargs)
     t = test.outcome(row, args, kwargs)
+    host = ([_host_value(s) for s in args], {k: _host_value(s) for k, s in kwargs.items()})
+    what = _judge(row, r, t, test, host, reached_device)
+    if what in (None, "device", "unsupported", "memory"):
+        result = what
+    else:
+        import fuzz_allowances  # (imports fuzz_checks, which imports this module)
+
+        allowance = fuzz_allowances.listed(row, host, r, t, what) if test.values else None
+        if allowance is not None:
+            result = Listed(row.key, seed, index, allowance, what)
+        else:
+            result = Mismatch(row.key, seed, index, what, reproducer(row, args, kwargs, seed, index))
+    if record is not None:
+        record(row, host[0], host[1], _spec_tags(args, kwargs), r, result)
+    return result
+
+
+def _spec_tags(args, kwargs):
+    tags = set()
+    for s in list(args) + list(kwargs.values()):
+        for x in (s.items if isinstance(s, Seq) else [s]):
+            tags |= getattr(x, "tags", frozenset())
+    return tags
+
+
+def _judge(row, r, t, test, host, reached_device):
+    """What differs between the outcomes `r` (NumPy's) and `t`, None, or why they are not compared."""
     if t[0] == "raise" and isinstance(t[1], reached_device):
         return "device"
     if t[0] == "raise" and type(t[1]) is NotImplementedError:
         return "unsupported"
     if t[0] == "raise" and r[0] != "raise" and _large_device_allocation_failed(t[1]):
         return "memory"
-    what = None
     outcome = getattr(row.check, "outcome", None)
-    if r[0] != t[0] and outcome is not None and "raise" in (r[0], t[0]) and outcome(
-            r, t, row, ([_host_value(s) for s in args], {k: _host_value(s) for k, s in kwargs.items()})) is None:
+    if r[0] != t[0] and outcome is not None and "raise" in (r[0], t[0]) and outcome(r, t, row, host) is None:
         # a row whose check excuses one side raising (fuzz_checks.check_singular: a matrix singular
         # to working precision); where it does not, the difference is reported below as any other
-        what = None
-    elif r[0] == "ok" and t[0] == "raise" and type(t[1]) is TypeError and _object_result(r[1]):
+        return None
+    if r[0] == "ok" and t[0] == "raise" and type(t[1]) is TypeError and _object_result(r[1]):
         # cuarray has no object dtype (docs/coverage.md): where NumPy's answer is an object array
         # (full(3, 2**64), kaiser(1, 2**64)), cuarray's is the TypeError that says so
-        what = None
-    elif r[0] == "raise" and t[0] == "raise":
+        return None
+    if r[0] == "raise" and t[0] == "raise":
         # a subclass of NumPy's class agrees: every handler of NumPy's catches it (AxisError where
         # NumPy's split fails on `shape[axis]` with a bare IndexError)
         if type(r[1]).__name__ != type(t[1]).__name__ and not isinstance(t[1], type(r[1])):
-            what = "exception: expected {}({}) got {}({})".format(type(r[1]).__name__, _msg(r[1]),
-                                                                   type(t[1]).__name__, _msg(t[1]))
-    elif r[0] == "raise":
-        what = "expected {}({}), got a result".format(type(r[1]).__name__, _msg(r[1]))
-    elif t[0] == "raise":
-        what = "expected a result, got {}({})".format(type(t[1]).__name__, _msg(t[1]))
-    else:
-        if test.values and len(r) > 2 and r[2] and row.check is None:
-            what = compare_values(r[1], t[1], _Shapes(row))
-        elif test.values and row.check is not None:
-            host = ([_host_value(s) for s in args], {k: _host_value(s) for k, s in kwargs.items()})
-            what = row.check(r[1], t[1], row, host)
-        elif test.values:
-            what = compare_values(r[1], t[1], row)
-        else:
-            what = compare_values(r[1], t[1], _Shapes(row))
-    if what is None:
+            return "exception: expected {}({}) got {}({})".format(type(r[1]).__name__, _msg(r[1]),
+                                                                  type(t[1]).__name__, _msg(t[1]))
         return None
-    return Mismatch(row.key, seed, index, what, reproducer(row, args, kwargs, seed, index))
+    if r[0] == "raise":
+        return "expected {}({}), got a result".format(type(r[1]).__name__, _msg(r[1]))
+    if t[0] == "raise":
+        return "expected a result, got {}({})".format(type(t[1]).__name__, _msg(t[1]))
+    if test.values and len(r) > 2 and r[2] and row.check is None:
+        return compare_values(r[1], t[1], _Shapes(row))
+    if test.values and row.check is not None:
+        return row.check(r[1], t[1], row, host)
+    if test.values:
+        return compare_values(r[1], t[1], row)
+    return compare_values(r[1], t[1], _Shapes(row))
 
 
 def _object_result(x) -> bool:
@@ -432,9 +432,10 @@ def _large_device_allocation_failed(exc) -> bool:
 
 def reproducer(row, args, kwargs, seed, index) -> str:
     """A self-contained script running the case under NumPy and cuarray."""
-    a = ", ".join(s.code("xp") for s in row.arrange(args))
+    parts = [s.code("xp") for s in row.arrange(args)]
+    a = ", ".join(parts)
     kw = ", ".join("{}={}".format(k, s.code("xp")) for k, s in kwargs.items())
-    call = row.code(a + (", " if a and kw else "") + kw)
+    call = row.code(a + (", " if a and kw else "") + kw, parts + ["{}={}".format(k, s.code("xp")) for k, s in kwargs.items()])
     return "\n".join([
         "# fuzz case {!r} seed={} index={} (keep found bugs in tests/fuzz/fuzz_regressions.py)".format(
             row.key, seed, index),
@@ -451,25 +452,6 @@ def reproducer(row, args, kwargs, seed, index) -> str:
 
 # -- the loop -----------------------------------------------------------------------------------
 
-@dataclasses.dataclass
-class Stats:
-    calls: int = 0
-    agreed: int = 0
-    unsupported: int = 0
-    device: int = 0
-    memory: int = 0
-    seconds: float = 0.0
-    mismatches: list = dataclasses.field(default_factory=list)
-
-    def summary(self) -> str:
-        rate = self.calls / self.seconds if self.seconds else 0.0
-        return ("fuzz: {} calls in {:.1f} s ({:.1f} calls/s): {} agreed, {} mismatches, {} unsupported "
-                "(NotImplementedError), {} reached the device (host-only path), {} out of device memory "
-                "(a request of 1 GiB or more)".format(
-                    self.calls, self.seconds, rate, self.agreed, len(self.mismatches), self.unsupported,
-                    self.device, self.memory))
-
-
 def chunk_cases(calls: int, chunks: int, k: int) -> tuple:
     """(first case, number of cases) of chunk `k` of `chunks` over cases 0 .. calls - 1: consecutive
     ranges, together each case once (the GPU run's xdist chunks)."""
@@ -478,7 +460,8 @@ def chunk_cases(calls: int, chunks: int, k: int) -> tuple:
 
 
 def fuzz(rows, seed, ref: Side, test: Side, *, calls=None, seconds=None, reached_device=(), start=0):
-    """Cases `start`, `start + 1`, ... of `seed`, rows in turn, until `calls` cases or `seconds`."""
+    """Cases `start`, `start + 1`, ... of `seed`, rows in turn, until `calls` cases or `seconds`.
+    Returns the Stats (fuzz_report): the mismatches, the listed differences, the counts."""
     import time
 
     st = Stats()
@@ -490,18 +473,7 @@ def fuzz(rows, seed, ref: Side, test: Side, *, calls=None, seconds=None, reached
         if seconds is not None and time.perf_counter() - t0 >= seconds:
             break
         row = rows[i % len(rows)]
-        res = run_case(row, seed, i // len(rows), ref, test, reached_device=reached_device)
-        st.calls += 1
-        if res is None:
-            st.agreed += 1
-        elif res == "unsupported":
-            st.unsupported += 1
-        elif res == "device":
-            st.device += 1
-        elif res == "memory":
-            st.memory += 1
-        else:
-            st.mismatches.append(res)
+        st.add(run_case(row, seed, i // len(rows), ref, test, reached_device=reached_device, record=st.record))
         i += 1
     st.seconds = time.perf_counter() - t0
     return st

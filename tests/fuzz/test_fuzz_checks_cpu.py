@@ -7,6 +7,7 @@ from __future__ import annotations
 import warnings
 
 import numpy as np
+import pytest
 
 import fuzz_catalog as fc
 import fuzz_checks as ck
@@ -281,6 +282,7 @@ def test_blas_skips_a_zero_multiplicand():
     assert ck.check_scaled_by_zero(e1, g1, row, ((one, b1), {"axes": 1}))
 
 
+@pytest.mark.usefixtures("generation1")  # (cases of the first generators)
 def test_a_large_device_allocation_that_fails_is_not_compared():
     """Seed 268: histogramdd of 7 columns into 16 bins asked for 4.9 GB (18**7 int64 bins, as NumPy's
     own bincount does) while 13 other fuzz processes held the GPU: not a wrong answer. A failed small
@@ -348,6 +350,7 @@ def _arctan2_case_3_146():
     return row, exp, ((a, b), hk), np.broadcast_to(hk["where"], exp.shape)
 
 
+@pytest.mark.usefixtures("generation1")  # (cases of the first generators)
 def test_out_wider_than_the_loop_compares_at_the_loop_precision():
     """NumPy computes in the loop's float32 and casts into out=: a float32 answer 1 ulp from NumPy's
     (the GPU's correctly rounded atan2f(1, 1), where NumPy's SIMD one is 1 ulp low) agrees; an

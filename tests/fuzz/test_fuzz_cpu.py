@@ -14,6 +14,7 @@ import pytest
 import cuarray as cp
 import fuzz_catalog as fc
 import fuzz_regressions
+import fuzz_values
 import fuzzlib
 from cuarray.cuda import _backend
 
@@ -31,11 +32,11 @@ def test_rows_mostly_make_valid_calls():
     side = fuzzlib.Side(np)
     dead = []
     for row in fc.ROWS:
-        ok = 0
         for i in range(12):
             args, kw = row.make(fuzzlib.case_rng(row.key, 0, i))
-            ok += side.outcome(row, args, kw)[0] == "ok"
-        if not ok:
+            if side.outcome(row, args, kw)[0] == "ok":
+                break
+        else:
             dead.append(row.key)
     assert not dead
 
@@ -80,6 +81,7 @@ class _Wrong:
         return w, -v
 
 
+@pytest.mark.usefixtures("generation1")  # (cases of the first generators)
 def test_finds_injected_bugs_and_prints_reproducers():
     rows = [fc.BY_KEY[k] for k in ("full(shape s)", "cumsum(a)", "sqrt(a)", "argsort(a)", "linalg.eigh(sq)")]
     st = fuzzlib.fuzz(rows, 1, fuzzlib.Side(np), fuzzlib.Side(_Wrong(), name="wrong"), calls=60 * len(rows))
@@ -114,12 +116,13 @@ def test_host_path_against_numpy(host_path):
     assert not open_, "\n\n".join(map(str, open_[:5]))
 
 
-@pytest.mark.parametrize("key,seed,index", fuzz_regressions.CASES)
-def test_regression_cases_host_path(host_path, key, seed, index):
+@pytest.mark.parametrize("key,seed,index,generation", fuzz_regressions.all_cases())
+def test_regression_cases_host_path(host_path, key, seed, index, generation):
     if fuzz_regressions.numpy_too_old((key, seed, index)):
         pytest.skip("NumPy {} answers this case as an older NumPy did".format(np.__version__))
-    res = fuzzlib.run_case(fc.BY_KEY[key], seed, index, fuzzlib.Side(np), _host_only_side(),
-                           reached_device=(_backend.NoDeviceError, ImportError))
+    with fuzz_values.generation(generation):  # (the generators the case was found with)
+        res = fuzzlib.run_case(fc.BY_KEY[key], seed, index, fuzzlib.Side(np), _host_only_side(),
+                               reached_device=(_backend.NoDeviceError, ImportError))
     assert not isinstance(res, fuzzlib.Mismatch), str(res)
 
 
@@ -195,6 +198,7 @@ class _GpuAnswers:
         return np.isin(a, b, invert=invert)  # the membership, whatever assume_unique claims
 
 
+@pytest.mark.usefixtures("generation1")  # (cases of the first generators)
 @pytest.mark.parametrize("key,seed,index", [("vdot(a same)", 2, 2), ("fft.ifft2(a)", 2, 1), ("unique_values(a)", 2, 1),
                                             ("linspace(s s)", 2, 5), ("logspace(s s)", 2, 3),
                                             ("multiply.reduce(a)", 4, 3), ("isin(a b)", 4, 0),
@@ -209,6 +213,7 @@ def test_comparison_accepts_undefined_differences(key, seed, index):
     assert res is None, str(res)
 
 
+@pytest.mark.usefixtures("generation1")  # (cases of the first generators)
 @pytest.mark.parametrize("key", ["vdot(a same)", "fft.ifft2(a)", "multiply.reduce(a)", "nanprod(a)", "matvec(m right)",
                                  "convolve(a1 a1)"])
 def test_nonfinite_spread_still_finds_wrong_values(key):
@@ -218,6 +223,7 @@ def test_nonfinite_spread_still_finds_wrong_values(key):
     assert any(isinstance(m, fuzzlib.Mismatch) and "values differ" in m.what for m in found)
 
 
+@pytest.mark.usefixtures("generation1")  # (cases of the first generators)
 def test_unordered_values_still_finds_wrong_values():
     row = fc.BY_KEY["unique_values(a)"]
     wrong = types.SimpleNamespace(unique_values=lambda a: np.unique_values(a)[1:])
@@ -226,6 +232,7 @@ def test_unordered_values_still_finds_wrong_values():
     assert any(isinstance(m, fuzzlib.Mismatch) for m in found)
 
 
+@pytest.mark.usefixtures("generation1")  # (cases of the first generators)
 def test_space_cast_still_compares_defined_samples():
     row = fc.BY_KEY["linspace(s s)"]
     off = types.SimpleNamespace(linspace=lambda *a, **k: (lambda r: r + r.dtype.type(1))(np.linspace(*a, **k)))
@@ -233,6 +240,7 @@ def test_space_cast_still_compares_defined_samples():
     assert any(isinstance(m, fuzzlib.Mismatch) and "values differ" in m.what for m in found)
 
 
+@pytest.mark.usefixtures("generation1")  # (cases of the first generators)
 def test_arctan2_case_3_146_takes_numpys_float32_loop(host_path):
     """Seed 3 index 146's host half: uint16 and bool inputs run NumPy's float32 loop (not a complex
     or float64 one) cast into the complex128 out=, under the where= mask (one launch)."""
@@ -285,6 +293,7 @@ def test_isclose_tolerance_in_ys_type(xd, yd):
             assert np.array_equal(_isclose_as_the_kernel(x, ys, rtol, atol), np.isclose(x, ys, rtol, atol))
 
 
+@pytest.mark.usefixtures("generation1")  # (cases of the first generators)
 def test_isclose_case_4_137_rounds_the_tolerance_to_float16():
     """The fuzz case's kernel (complex128 x, float16 y) computes in double and rounds |y|,
     rtol * |y| and the tolerance to float16, and compiles."""

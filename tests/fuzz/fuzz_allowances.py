@@ -1,0 +1,206 @@
+"""Differences from NumPy that docs/differences.md lists as deliberate, as conditions the fuzzer
+checks: a mismatch that one of them explains is reported as *listed* (fuzzlib.Listed, counted
+apart), not as a mismatch. Each allowance names its docs entry (section "Differences the fuzzer
+lists": a line ``- `id` (`function`, ...): condition. See "Section".``), the functions it applies
+to, and the condition as code, which must hold for every element that differs, so that a wrong
+value beside a listed one is still a mismatch. test_fuzz_allowances_cpu.py checks that every
+allowance has its docs entry and every entry its allowance, that the functions agree, and that
+each condition accepts its documented case and refuses a wrong value of the same shape.
+
+There is no blanket entry: an allowance for a whole function, or for a kind of mismatch
+whatever its values, does not pass those tests."""
+
+from __future__ import annotations
+
+import dataclasses
+import pathlib
+import re
+import warnings
+
+import numpy as np
+
+from fuzzlib import _RTOL
+
+DOCS = pathlib.Path(__file__).resolve().parents[2] / "docs" / "differences.md"
+SECTION = "## Differences the fuzzer lists"
+_ENTRY = re.compile(r"^- `([a-z0-9-]+)` \(([^)]*)\): (.+)$")
+
+
+@dataclasses.dataclass(frozen=True)
+class Allowance:
+    id: str                 # the docs entry's id
+    functions: tuple        # the catalog rows' names it applies to
+    applies: object         # (row, inputs, ref_outcome, test_outcome) -> bool
+
+
+def _finite_pair(ref, test):
+    """NumPy's and cuarray's arrays when both answered with arrays of one dtype and shape."""
+    if ref[0] != "ok" or test[0] != "ok":
+        return None
+    e, g = ref[1], test[1]
+    if not isinstance(e, (np.ndarray, np.generic)) or not isinstance(g, (np.ndarray, np.generic)):
+        return None
+    e, g = np.asarray(e), np.asarray(g)
+    if e.dtype != g.dtype or e.shape != g.shape:
+        return None
+    return e, g
+
+
+def _normwise(a, b):
+    """Per element: the larger part's difference, and the larger part's magnitude of either."""
+    with np.errstate(all="ignore"):
+        ar, ai, br, bi = (np.asarray(p, np.longdouble) for p in (a.real, a.imag, b.real, b.imag))
+        err = np.maximum(np.abs(ar - br), np.abs(ai - bi))
+        mag = np.maximum(np.maximum(np.abs(ar), np.abs(ai)), np.maximum(np.abs(br), np.abs(bi)))
+    return err, mag
+
+
+def _row_rtol(row, dtype):
+    return _RTOL.get(np.finfo(dtype).dtype.char, 1e-11) * row.rtol
+
+
+def _differs(e, g, rtol):
+    """The elements where `g` is not `e` within `rtol` of the element (NaN and inf parts exactly)."""
+    err, mag = _normwise(e, g)
+    same_special = np.ones(e.shape, bool)
+    for pe, pg in ((e.real, g.real), (e.imag, g.imag)):
+        same_special &= (np.isnan(pe) == np.isnan(pg)) & ((pe == pg) | np.isnan(pe) | np.isfinite(pe) & np.isfinite(pg))
+    finite = np.isfinite(e) & np.isfinite(g)
+    return ~same_special | (finite & ~(err <= rtol * mag + 2 * float(np.finfo(e.real.dtype).tiny)))
+
+
+# -- log1p-near-zero --------------------------------------------------------------------------------
+
+def _log1p_exact(z):
+    """log1p of complex z in a wider type: Re from log1p(2x + x^2 + y^2) / 2, Im atan2(y, 1 + x)."""
+    wide = np.float64 if z.dtype == np.complex64 else np.longdouble
+    x, y = z.real.astype(wide), z.imag.astype(wide)
+    with np.errstate(all="ignore"):
+        return 0.5 * np.log1p(2 * x + x * x + y * y), np.arctan2(y, 1 + x)
+
+
+def _log1p_near_zero(row, inputs, ref, test):
+    pair = _finite_pair(ref, test)
+    args = inputs[0]
+    if pair is None or not args or not isinstance(args[0], np.ndarray) or args[0].dtype.kind != "c":
+        return False
+    e, g = pair
+    z = args[0]
+    if z.shape != e.shape or e.dtype != z.dtype:
+        return False
+    eps = float(np.finfo(e.real.dtype).eps)
+    bad = _differs(e, g, _row_rtol(row, e.dtype))
+    if not bad.any():
+        return False
+    zb, eb, gb = z[bad], e[bad], g[bad]
+    if not (np.isfinite(zb).all() and (np.abs(zb.real) + np.abs(zb.imag) < 0.5).all()):
+        return False
+    re_, im = _log1p_exact(zb)
+    with np.errstate(all="ignore"):
+        mag = np.maximum(np.abs(re_), np.abs(im))
+        ours = np.maximum(np.abs(gb.real - re_), np.abs(gb.imag - im)) <= 8 * eps * mag + float(np.finfo(z.real.dtype).tiny)
+        numpys = (np.abs(eb.real - re_) <= 4 * eps) & (np.abs(eb.imag - im) <= 4 * eps * mag + 4 * eps * eps)
+    return bool(ours.all() and numpys.all())
+
+
+# -- power-stride0-exponent -------------------------------------------------------------------------
+
+def _power_materialized(row, inputs, ref, test):
+    pair = _finite_pair(ref, test)
+    args, kw = inputs
+    if pair is None or len(args) < 2 or pair[0].dtype not in (np.float32, np.float64):
+        return False
+    a, b = (np.asarray(x) for x in args[:2])
+    if b.ndim == 0 or not isinstance(args[1], np.ndarray):
+        return False
+    try:
+        shape = np.broadcast_shapes(a.shape, b.shape)
+    except ValueError:
+        return False
+    if b.shape == shape:
+        return False  # no broadcast: NumPy's loop saw the exponent's own strides
+    full = np.array(np.broadcast_to(b, shape))
+    kw2 = {k: (v.copy() if isinstance(v, np.ndarray) else v) for k, v in kw.items()}
+    try:
+        with np.errstate(all="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            plain = np.asarray(row.call(np, [args[0], full] + list(args[2:]), kw2))
+    except Exception:  # noqa: BLE001 - NumPy refuses the full-size exponent: nothing is listed
+        return False
+    e, g = pair
+    if plain.shape != g.shape or plain.dtype != g.dtype:
+        return False
+    # the documented exponents only, and cuarray's answer NumPy's with the full-size exponent
+    shortcuts = np.isin(np.broadcast_to(b, shape), [-1.0, 0.0, 0.5, 1.0, 2.0])
+    moved = _differs(e, g, _row_rtol(row, e.dtype))
+    if not moved.any() or not shortcuts[moved].all():
+        return False
+    return not _differs(plain, g, 8 * float(np.finfo(e.dtype).eps))[moved].any()
+
+
+# -- sinh-cosh-past-overflow ------------------------------------------------------------------------
+
+def _sinh_cosh_overflow(row, inputs, ref, test):
+    pair = _finite_pair(ref, test)
+    args = inputs[0]
+    if pair is None or not args or not isinstance(args[0], np.ndarray) or args[0].dtype.kind != "c":
+        return False
+    e, g = pair
+    z = args[0]
+    if z.shape != e.shape or e.dtype.kind != "c":
+        return False
+    bad = _differs(e, g, _row_rtol(row, e.dtype))
+    if not bad.any():
+        return False
+    x = np.abs(z.imag if row.name in ("sin", "cos") else z.real)
+    past = x > np.log(float(np.finfo(e.real.dtype).max))
+    ok = np.ones(e.shape, bool)
+    for pe, pg in ((e.real, g.real), (e.imag, g.imag)):
+        # a finite part of NumPy's that cuarray overflows to the infinity of its sign; the rest agrees
+        over = np.isfinite(pe) & np.isinf(pg) & (np.sign(pe) == np.sign(pg))
+        agree = ~_differs(pe.astype(e.dtype), pg.astype(e.dtype), _row_rtol(row, e.dtype))
+        ok &= over | agree
+    return bool((past & ok)[bad].all())
+
+
+ALLOWANCES = (
+    Allowance("log1p-near-zero", ("log1p",), _log1p_near_zero),
+    Allowance("power-stride0-exponent", ("power",), _power_materialized),
+    Allowance("sinh-cosh-past-overflow", ("sinh", "cosh", "sin", "cos"), _sinh_cosh_overflow),
+)
+_BY_FUNCTION = {}
+for _a in ALLOWANCES:
+    for _f in _a.functions:
+        _BY_FUNCTION.setdefault(_f, []).append(_a)
+
+
+def listed(row, inputs, ref, test, what=None):
+    """The id of the allowance that explains this mismatch, or None."""
+    for a in _BY_FUNCTION.get(row.name, ()):
+        try:
+            if a.applies(row, inputs, ref, test):
+                return a.id
+        except Exception:  # noqa: BLE001 - a condition that cannot be decided lists nothing
+            continue
+    return None
+
+
+def docs_entries(path=DOCS) -> dict:
+    """The entries of docs/differences.md's section: id -> (functions, text)."""
+    text = pathlib.Path(path).read_text(encoding="utf-8")
+    if SECTION not in text:
+        return {}
+    body = text.split(SECTION, 1)[1].split("\n## ", 1)[0]
+    out = {}
+    lines = body.splitlines()
+    for i, line in enumerate(lines):
+        m = _ENTRY.match(line)
+        if m:
+            rest = [m.group(3)]
+            for nxt in lines[i + 1:]:
+                if not nxt.startswith("  "):
+                    break
+                rest.append(nxt.strip())
+            funcs = tuple(f.strip().strip("`") for f in m.group(2).split(","))
+            out[m.group(1)] = (funcs, " ".join(rest))
+    return out

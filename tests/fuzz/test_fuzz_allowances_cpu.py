@@ -1,0 +1,159 @@
+"""The differences docs/differences.md lists for the fuzzer (fuzz_allowances): every allowance has
+its docs entry and every entry its allowance, with the same functions, each a catalog row; each
+condition accepts the documented difference and refuses a wrong value beside it; the fuzzer
+reports a listed difference as listed, not as a mismatch."""
+
+from __future__ import annotations
+
+import re
+import types
+
+import numpy as np
+import pytest
+
+import fuzz_allowances as fa
+import fuzz_catalog as fc
+import fuzzlib
+
+
+def test_every_allowance_is_a_docs_entry_and_back():
+    entries = fa.docs_entries()
+    assert entries, "docs/differences.md has no section '{}'".format(fa.SECTION[3:])
+    assert set(entries) == {a.id for a in fa.ALLOWANCES}
+    text = fa.DOCS.read_text(encoding="utf-8")
+    headings = set(re.findall(r"^## (.+)$", text, re.M))
+    names = {r.name for r in fc.ROWS}
+    for a in fa.ALLOWANCES:
+        funcs, body = entries[a.id]
+        assert set(funcs) == set(a.functions), (a.id, funcs, a.functions)
+        assert set(a.functions) <= names, (a.id, set(a.functions) - names)
+        see = re.findall(r'See "([^"]+)"', body)
+        assert see and set(see) <= headings, (a.id, see)
+        assert "where" in body, "{}: an entry states its condition, not only the function".format(a.id)
+
+
+def _ok(x):
+    return ("ok", np.asarray(x), False)
+
+
+def _accurate_log1p(z):
+    re_, im = fa._log1p_exact(np.asarray(z))
+    out = np.empty(np.shape(z), np.asarray(z).dtype)
+    out.real, out.imag = re_, im
+    return out
+
+
+@pytest.mark.parametrize("dt", [np.complex64, np.complex128])
+def test_log1p_near_zero_lists_numpys_rounding_only(dt):
+    row = fc.BY_KEY["log1p(a)"]
+    z = np.array([1e-10 + 0j, 0.002 - 0.001j, 3e-4 + 2e-5j, 0.1 + 0.2j, 1.0 + 1.0j], dt)
+    if dt == np.complex64:
+        z[0] = 1e-5
+    e, g = np.log1p(z), _accurate_log1p(z)
+    assert not np.array_equal(e, g)  # (NumPy rounds 1 + x: its answer is not the accurate one)
+    assert fa._log1p_near_zero(row, ([z], {}), _ok(e), _ok(g))
+    wrong = g.copy()
+    wrong[1] *= dt(1 + 1e-4)  # a wrong value near zero
+    assert not fa._log1p_near_zero(row, ([z], {}), _ok(e), _ok(wrong))
+    far = g.copy()
+    far[3] *= dt(1 + 1e-3)  # a difference away from zero is no rounding of 1 + x
+    assert not fa._log1p_near_zero(row, ([z], {}), _ok(e), _ok(far))
+    assert not fa._log1p_near_zero(row, ([z], {}), _ok(e), _ok(e))  # nothing differs: nothing to list
+
+
+def test_power_lists_the_stride0_shortcuts_only():
+    row = fc.BY_KEY["power(a b)"]
+    a = np.array([[-np.inf, -0.0, 4.0, 2.5]])
+    b = np.array([0.5])
+    e = np.power(a, b)  # NumPy: the exponent broadcast with stride 0 takes sqrt
+    g = np.power(a, np.broadcast_to(b, a.shape).copy())  # C's pow, as cuarray takes for an array
+    assert np.isnan(e[0, 0]) and np.isposinf(g[0, 0])
+    assert fa._power_materialized(row, ([a, b], {}), _ok(e), _ok(g))
+    wrong = g.copy()
+    wrong[0, 3] = 7.0
+    assert not fa._power_materialized(row, ([a, b], {}), _ok(e), _ok(wrong))
+    b3 = np.array([3.0])  # not one of NumPy's shortcuts
+    assert not fa._power_materialized(row, ([a, b3], {}), _ok(np.power(a, b3)), _ok(np.power(a, b3) + 1))
+    b0 = np.float64(0.5)  # a scalar exponent: cuarray takes the shortcuts itself
+    assert not fa._power_materialized(row, ([a, b0], {}), _ok(e), _ok(g))
+
+
+class _CuarrayLike:
+    """NumPy answering where docs/differences.md says cuarray differs: log1p accurate near zero,
+    power of an array exponent by C's pow."""
+
+    __name__ = "cuarray-like"
+
+    def __getattr__(self, name):
+        return getattr(np, name)
+
+    @staticmethod
+    def log1p(z, *args, **kw):
+        z = np.asarray(z)
+        r = np.log1p(z, *args, **kw)
+        if z.dtype.kind != "c" or args or kw:
+            return r
+        with np.errstate(invalid="ignore"):
+            near = np.isfinite(z) & (np.abs(z.real) + np.abs(z.imag) < 0.5)  # (cuarray's formula there)
+        return np.where(near, _accurate_log1p(z), r)
+
+    @staticmethod
+    def power(a, b, *args, **kw):
+        if isinstance(b, np.ndarray) and b.ndim and not args and not kw:
+            try:
+                b = np.array(np.broadcast_to(b, np.broadcast_shapes(np.shape(a), b.shape)))
+            except ValueError:
+                pass
+        return np.power(a, b, *args, **kw)
+
+
+def test_the_fuzzer_reports_listed_differences_apart():
+    rows = [fc.BY_KEY["log1p(a)"], fc.BY_KEY["power(a b)"]]
+    st = fuzzlib.fuzz(rows, 2, fuzzlib.Side(np), fuzzlib.Side(_CuarrayLike()), calls=400)
+    assert not st.mismatches, "\n".join(map(str, st.mismatches[:2]))
+    # (NumPy's sqrt shortcut shows only for a one-element exponent of 0.5 against -inf: rare here,
+    # test_power_lists_the_stride0_shortcuts_only has it)
+    assert "log1p-near-zero" in {x.allowance for x in st.listed}
+    assert "listed" in st.summary() and st.listed_by
+
+
+def test_a_listed_function_with_a_wrong_value_is_a_mismatch():
+    wrong = types.SimpleNamespace(log1p=lambda z, *a, **k: _accurate_log1p(z) * 1.001
+                                  if np.asarray(z).dtype.kind == "c" else np.log1p(z, *a, **k))
+    st = fuzzlib.fuzz([fc.BY_KEY["log1p(a)"]], 2, fuzzlib.Side(np), fuzzlib.Side(wrong, name="wrong"), calls=200)
+    assert st.mismatches and not st.listed
+
+
+def test_sinh_cosh_lists_an_overflow_past_the_threshold_only():
+    row = fc.BY_KEY["cosh(a)"]
+    z = np.array([100.39931 + 3.4345586e-08j, 1.5 + 0.5j], np.complex64)
+    e = np.cosh(z)  # inf + 6.9e35j: the exact imaginary part is finite
+    g = e.copy()
+    g.imag[0] = np.inf  # cuarray's cosh(x) overflows before its small sin(y) factor
+    assert fa._sinh_cosh_overflow(row, ([z], {}), _ok(e), _ok(g))
+    wrong_sign = e.copy()
+    wrong_sign.imag[0] = -np.inf
+    assert not fa._sinh_cosh_overflow(row, ([z], {}), _ok(e), _ok(wrong_sign))
+    beside = g.copy()
+    beside[1] *= 1.01  # a wrong value beside the listed one
+    assert not fa._sinh_cosh_overflow(row, ([z], {}), _ok(e), _ok(beside))
+    low = np.array([50.0 + 1e-30j], np.complex64)  # below the threshold: no overflow to excuse
+    el = np.cosh(low)
+    gl = el.copy()
+    gl.imag[0] = np.inf
+    assert not fa._sinh_cosh_overflow(row, ([low], {}), _ok(el), _ok(gl))
+
+
+def test_c99_unspecified_signs_beside_nan_agree_and_others_do_not():
+    row = fc.BY_KEY["sinh(a)"]
+    z = np.array([complex(-np.inf, np.nan), complex(1.0, 2.0)])
+    e = np.sinh(z)  # NumPy: inf + nanj; C99 leaves the infinity's sign open
+    g = e.copy()
+    g.real[0] = -np.inf
+    assert row.check(e, g, row, ([z], {})) is None
+    g2 = g.copy()
+    g2[1] = -e[1]
+    assert row.check(e, g2, row, ([z], {}))
+    other = fc.BY_KEY["arctan(a)"]  # (not a function C99 leaves the sign open for)
+    ea = np.array([complex(np.inf, np.nan)])
+    assert other.check(ea, -ea, other, ([ea], {}))
