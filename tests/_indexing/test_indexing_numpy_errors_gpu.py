@@ -136,3 +136,19 @@ def test_poly1d_power(power, exc):
             cp.poly1d(cp.asarray(c)) ** power
         return
     np.testing.assert_allclose((cp.poly1d(cp.asarray(c)) ** power).coeffs.get(), (np.poly1d(c) ** power).coeffs)
+
+
+@pytest.mark.parametrize("call, site", [
+    (lambda a, i: cp.take_along_axis(a, i, 1), "a gather"),
+    (lambda a, i: cp.put_along_axis(a, i, 1.0, 1), "a scatter"),
+    (lambda a, i: a.flat.__setitem__(i.reshape(-1), 2.0), "a scatter"),
+], ids=["take_along_axis", "put_along_axis", "flat_assign"])
+def test_along_axis_device_indices_deferred_with_the_operation_named(call, site):
+    """Device indices of take_along_axis/put_along_axis/flat assignment: the IndexError comes at the
+    next synchronisation and names the operation (docs/differences.md lists these deferred errors)."""
+    cp.check_index_errors()
+    a = cp.asarray(rng.normal(size=(2, 3)))
+    call(a, cp.asarray(np.array([[0, 9], [1, 2]])))
+    with pytest.raises(IndexError, match=r"index 9 is out of bounds .*found on the device in {}".format(site)):
+        a.get()
+    cp.check_index_errors()
