@@ -23,9 +23,23 @@ from .elementwise import Definition, KernelParam, cast_expr, scalar_converter
 from .ndarray import ndarray
 
 __all__ = ["copy", "astype", "fill", "assign_scalar", "byteswap", "copyto_unchecked", "copyto_where_unchecked", "unaliased",
-           "warn_complex_discard", "drop_leading_ones", "from_other_device"]
+           "warn_complex_discard", "drop_leading_ones", "from_other_device", "copy_flag"]
 
 _BOOL = numpy.dtype(bool)
+_COPY_MODE = getattr(numpy, "_CopyMode", None)
+
+
+def copy_flag(copy):
+    """The `copy` keyword of array/asarray/reshape as NumPy reads it (PyArray_CopyConverter): None
+    (copy if needed), a string refused, NumPy's `_CopyMode`, anything else by its truth (0, np.False_
+    and [] mean False: never copy)."""
+    if copy is None or copy is True or copy is False:
+        return copy
+    if isinstance(copy, str):
+        raise ValueError("strings are not allowed for 'copy' keyword. Use True/False/None instead.")
+    if _COPY_MODE is not None and isinstance(copy, _COPY_MODE):
+        return {_COPY_MODE.ALWAYS: True, _COPY_MODE.NEVER: False}.get(copy)
+    return bool(copy)
 
 _copy_defs: dict = {}
 

@@ -568,10 +568,7 @@ class ndarray:
 _c_layouts: dict = {}
 
 
-def _check_ndim(nd: int) -> None:
-    if nd > _shapes.MAXDIMS:
-        raise ValueError("maximum supported dimension for an ndarray is currently {}, found {}".format(
-            _shapes.MAXDIMS, nd))
+_check_ndim = _shapes.check_ndim
 
 
 def _c_layout(shape: tuple, itemsize: int) -> tuple:

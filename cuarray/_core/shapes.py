@@ -15,12 +15,18 @@ __all__ = [
     "AdvancedIndexRequired", "broadcast_shapes", "broadcast_to_strides",
     "normalize_axis_index", "normalize_axis_tuple", "normalize_order", "c_strides", "f_strides",
     "is_c_contiguous", "is_f_contiguous", "reshape_size", "reshape_strides",
-    "basic_index", "collapse_dims", "k_order_strides", "check_gpu_aligned",
+    "basic_index", "collapse_dims", "k_order_strides", "check_gpu_aligned", "check_ndim",
 ]
 
 MAXDIMS = 64
 _INTP_MAX = 2**63 - 1
 _CACHE_LIMIT = 4096
+
+
+def check_ndim(nd: int) -> None:
+    """NumPy's ValueError for an array of more than MAXDIMS dimensions."""
+    if nd > MAXDIMS:
+        raise ValueError("maximum supported dimension for an ndarray is currently {}, found {}".format(MAXDIMS, nd))
 
 
 def _remember(cache, key, value):
@@ -97,6 +103,7 @@ def broadcast_shapes(*shapes):
         return broadcast_shapes(*[_as_shape(s) for s in shapes])
     norm = [_as_shape(s) for s in shapes]
     for s in norm:
+        check_ndim(len(s))  # (NumPy makes an array of each shape: more than 64 dims are refused)
         if any(d < 0 for d in s):
             raise ValueError("negative dimensions are not allowed")
     ndim = max((len(s) for s in norm), default=0)
@@ -135,6 +142,7 @@ def broadcast_to_strides(shape, strides, target_shape):
         except KeyError:
             pass
     target = _as_shape(target_shape)
+    check_ndim(len(target))
     if any(d < 0 for d in target):
         raise ValueError("all elements of broadcast shape must be non-negative")
     extra = len(target) - len(shape)
@@ -315,6 +323,7 @@ def reshape_size(new_shape, size):
         except KeyError:
             pass
     dims = _as_shape(new_shape)
+    check_ndim(len(dims))
     unknown = -1
     known = 1
     for i, d in enumerate(dims):

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy
 
+from .._core import copying as _copying
 from .._core import dtypes as _dtypes
 from .._core import shapes as _shapes
 from .._core import transfer as _transfer
@@ -57,6 +58,10 @@ def array(obj, dtype=None, copy=True, order="K", subok=False, ndmin=0, *, like=N
     >>> cuarray.array([1, 2, 3], dtype=cuarray.float32)
     array([1., 2., 3.], dtype=float32)
     """
+    if copy is not True and copy is not None:
+        copy = _copying.copy_flag(copy)
+    if ndmin > _shapes.MAXDIMS:
+        raise ValueError("ndmin must be <= ndmax ({})".format(_shapes.MAXDIMS))
     if order is not None and order not in ("C", "F", "A", "K"):
         order = _shapes.normalize_order(order)
     if _is_device_foreign(obj) and not isinstance(obj, ndarray):

@@ -5,9 +5,15 @@ otherwise a C-order copy (a result of `a.flat[...]` is a copy in NumPy too). Ass
 through that view, or into the copy that is then copied back; like NumPy, a value shorter than
 the selection is repeated (`a.flat[:6] = [1, 2]`). Iteration reads the whole array to the host
 once (one synchronisation, not one per element) and yields NumPy scalars, as NumPy does.
+
+A flat iterator is 1-D and takes NumPy 2.4's keys only (`flat_key`): no `None`, no tuple of more
+than one index, boolean indices only as 1-D arrays of its size, with NumPy's IndexErrors and its
+DeprecationWarnings (a Python bool or float key).
 """
 
 from __future__ import annotations
+
+import warnings
 
 import numpy
 
@@ -18,7 +24,98 @@ from .._creation.from_data import array
 from .._manipulation.adding_removing import resize
 from .._manipulation.shape import ravel
 
-__all__ = ["flatiter", "flat_get", "flat_set"]
+__all__ = ["flatiter", "flat_get", "flat_set", "flat_key"]
+
+_ONLY = "only integers, slices (`:`), ellipsis (`...`) and integer or boolean arrays are valid indices"
+_BOOL_SEQUENCE = ("boolean indices for iterators are not supported because of previous behavior that was "
+                  "confusing (valid boolean indices are expected to work in the future)")
+_BOOL_0D = ("Indexing flat iterators with a 0-dimensional boolean index is deprecated and may be removed "
+            "in a future version. (Deprecated NumPy 2.4)")
+_NON_ARRAY = ("Invalid non-array indices for iterator objects are deprecated and will be removed in a "
+              "future version. (Deprecated NumPy 2.4)")
+
+
+def _too_many(count: int) -> IndexError:
+    return IndexError("too many indices for flat iterator: flat iterator is 1-dimensional, but {} were "
+                      "indexed".format(count))
+
+
+# The user's frame for a warning from `flat_key`: flatiter.__getitem__ -> flat_get -> flat_key.
+_USER = 4
+
+
+def _bool_0d(value: bool, stacklevel: int):
+    """NumPy's deprecated 0-d boolean key: True selects the first element, False nothing."""
+    warnings.warn(_BOOL_0D, DeprecationWarning, stacklevel=stacklevel)
+    return 0 if value else slice(0, 0)
+
+
+def _array_key(key, n: int, host: bool):
+    """An integer or boolean array key (device or host) checked as NumPy's flat iterator checks it."""
+    kind = key.dtype.kind
+    if kind == "b":
+        if key.ndim == 0:
+            return _bool_0d(bool(key), _USER + 2)  # (a device 0-d bool is read: one synchronisation)
+        if key.ndim > 1:
+            raise _too_many(key.ndim)
+        if key.shape[0] != n:
+            raise IndexError("boolean index did not match indexed flat iterator along axis 0; size of axis is {} "
+                             "but size of corresponding boolean axis is {}".format(n, key.shape[0]))
+        return key
+    if kind not in "iu":
+        raise IndexError("arrays used as indices must be of integer (or boolean) type")
+    return key.astype(numpy.intp, copy=False) if host else key
+
+
+def flat_key(key, n: int, assign: bool):
+    """`key` of `a.flat[key]` (`a.flat[key] = v` when `assign`) as an index of the 1-D view of
+    `n` elements, refused where NumPy's flat iterator refuses it, with NumPy's messages."""
+    if type(key) is tuple:
+        if not key or (len(key) == 1 and key[0] is Ellipsis):
+            if assign:
+                raise IndexError("Assigning to a flat iterator with a 0-D index is not supported")
+            return slice(None)
+        if len(key) > 1:
+            if any(k is None or k is Ellipsis for k in key):
+                raise IndexError(_ONLY)
+            count = 0
+            for k in key:
+                dt = getattr(k, "dtype", None)
+                count += k.ndim if dt is not None and dt.kind == "b" else 1
+            raise _too_many(count)
+        key = key[0]
+        if type(key) is tuple:  # a sequence inside the one index: an integer list, as NumPy reads it
+            key = list(key)
+        elif isinstance(key, bool):  # (True,) is a boolean sequence to NumPy, not a 0-d boolean
+            raise IndexError(_BOOL_SEQUENCE)
+    if key is None or isinstance(key, (str, bytes)):
+        raise IndexError(_ONLY)
+    if key is Ellipsis or isinstance(key, slice):
+        return key
+    if isinstance(key, bool):
+        return _bool_0d(key, _USER + 1)
+    if isinstance(key, numpy.bool_):
+        raise IndexError(_BOOL_SEQUENCE)
+    if isinstance(key, (int, numpy.integer)):
+        return key
+    if isinstance(key, (float, numpy.floating)):
+        warnings.warn(_NON_ARRAY, DeprecationWarning, stacklevel=_USER)
+        return int(key)
+    if isinstance(key, ndarray):
+        return _array_key(key, n, False)
+    if isinstance(key, numpy.ndarray):
+        return _array_key(key, n, True)
+    if isinstance(key, list):
+        host = numpy.asarray(key)
+        if host.dtype.kind == "b":
+            raise IndexError(_BOOL_SEQUENCE)
+        if host.dtype.kind == "f" and host.size:
+            warnings.warn(_NON_ARRAY, DeprecationWarning, stacklevel=_USER)
+            host = host.astype(numpy.intp)
+        elif host.dtype.kind not in "iu":
+            host = numpy.array([int(k) for k in host.ravel()], numpy.intp).reshape(host.shape)  # NumPy's TypeError
+        return host.astype(numpy.intp, copy=False)
+    return key
 
 
 def _flat_view(a: ndarray):
@@ -40,6 +137,8 @@ def _selection_size(n: int, key, flat: ndarray) -> int | None:
         if key.dtype == numpy.bool_:
             return int(key.sum())  # the count of a boolean index
         return key.size
+    if isinstance(key, numpy.ndarray):
+        return int(numpy.count_nonzero(key)) if key.dtype == numpy.bool_ else key.size
     if key is Ellipsis or (type(key) is tuple and not key):
         return n
     return None
@@ -49,12 +148,15 @@ def _cycled(value, count: int):
     """`value` repeated (C order) to `count` elements, NumPy's rule for flat assignment."""
     v = value if isinstance(value, ndarray) else (
         as_array(value, "flatiter") if not isinstance(value, (list, tuple, numpy.ndarray)) else array(value))
-    if v.size in (1, count) or v.size == 0 or count == 0:
+    if count == 0:
+        return v.reshape((-1,))[:0]  # nothing selected: nothing written, whatever the value's length
+    if v.size in (1, count) or v.size == 0:
         return v.reshape((-1,)) if v.ndim > 1 and v.size == count else v
     return resize(v.reshape((-1,)), (count,))
 
 
 def flat_get(a: ndarray, key):
+    key = flat_key(key, a.size, False)
     flat, _ = _flat_view(a)
     return flat[key]
 
@@ -62,6 +164,9 @@ def flat_get(a: ndarray, key):
 def flat_set(a: ndarray, key, value) -> None:
     if not a._writeable:
         raise ValueError("assignment destination is read-only")
+    key = flat_key(key, a.size, True)
+    if isinstance(key, (ndarray, numpy.ndarray)) and key.dtype.kind in "iu" and key.ndim > 1:
+        key = key.reshape(-1)  # the values go to the indexed positions in the index's C order
     flat, is_view = _flat_view(a)
     count = _selection_size(a.size, key, flat)
     if count is not None:

@@ -70,6 +70,7 @@ def ix_(*args):
     """
     out = []
     nd = len(args)
+    _shapes.check_ndim(nd)
     for k, new in enumerate(args):
         if not isinstance(new, ndarray):
             host = numpy.asarray(new)
@@ -119,6 +120,7 @@ def unravel_index(indices, shape, order="C"):
     if order not in ("C", "F"):
         raise ValueError("only 'C' or 'F' order is permitted")
     shape = (shape,) if isinstance(shape, int) else tuple(int(s) for s in shape)
+    _shapes.check_ndim(len(shape))
     total = _total_size(shape, "dimensions are too large; arrays and shapes with a total size greater "
                                "than 'intp' are not supported.")
     if not isinstance(indices, ndarray):
@@ -202,6 +204,7 @@ def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
     array([2, 3, 4])
     """
     dims = tuple(int(x) for x in dims)
+    _shapes.check_ndim(len(dims))
     modes = (mode,) * len(dims) if isinstance(mode, str) else tuple(mode)
     if len(modes) != len(dims):
         raise ValueError("list of clipmodes has wrong length ({} instead of {})".format(len(modes), len(dims)))

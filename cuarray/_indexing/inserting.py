@@ -11,6 +11,7 @@ value, like NumPy.
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy
 
@@ -56,11 +57,38 @@ def _index_array(indices):
     return arr.astype(numpy.intp, copy=False)
 
 
+# NumPy 2.5 casts take's `out` of any dtype (a DeprecationWarning where the kinds differ); NumPy 2.4
+# refuses an `out` that its WRITEBACKIFCOPY copy could not cast back safely. Follow the NumPy installed.
+_TAKE_OUT_ANY_DTYPE = numpy.lib.NumpyVersion(numpy.__version__) >= "2.5.0"
+
+
+def _check_mode(mode):
+    if mode not in ("raise", "wrap", "clip"):
+        raise ValueError("clipmode must be one of 'clip', 'raise', or 'wrap' (got {!r})".format(mode))
+
+
+def _check_take_out(out, shape, dtype):
+    """NumPy's checks of take's `out`, in its order: an array, the result's shape, then its dtype
+    (NumPy 2.4: `out` must cast safely to `a`'s dtype; 2.5: any cast, warned across kinds)."""
+    if not isinstance(out, ndarray):
+        raise TypeError("output must be an array")
+    if out.shape != shape:
+        raise ValueError("output array does not match result of ndarray.take")
+    if out.dtype == dtype:
+        return
+    if not _TAKE_OUT_ANY_DTYPE:
+        if not numpy.can_cast(out.dtype, dtype, "safe"):
+            raise TypeError("Cannot cast array data from {!r} to {!r} according to the rule 'safe'".format(
+                out.dtype, dtype))
+    elif not numpy.can_cast(dtype, out.dtype, "same_kind"):
+        warnings.warn("Implicit casting of output to a different kind is deprecated. In a future version, this "
+                      "will result in an error. (Deprecated NumPy 2.5)", DeprecationWarning, stacklevel=3)
+
+
 def _apply_mode(idx, n, mode):
+    _check_mode(mode)
     if mode == "raise":
         return idx
-    if mode not in ("wrap", "clip"):
-        raise ValueError("clipmode must be one of 'clip', 'raise', or 'wrap'")
     if isinstance(idx, numpy.ndarray):
         if n == 0 and idx.size:
             raise IndexError("cannot do a non-empty take from an empty axes.")
@@ -94,8 +122,9 @@ def take(a, indices, axis=None, out=None, mode="raise"):
     shape = a.shape[:axis] + idx.shape + a.shape[axis + 1:]
     if a.shape[axis] == 0 and math.prod(shape):
         raise IndexError("cannot do a non-empty take from an empty axes.")
-    if mode not in ("raise", "wrap", "clip"):
-        raise ValueError("clipmode must be one of 'clip', 'raise', or 'wrap'")
+    _check_mode(mode)
+    if out is not None:
+        _check_take_out(out, shape, a.dtype)
     if 0 in shape[:axis] or (a.shape[axis] == 0 and not idx.size):
         # nothing is gathered, so NumPy reads no index (an out-of-range one does not raise)
         res = ndarray(shape, a.dtype)
@@ -106,25 +135,29 @@ def take(a, indices, axis=None, out=None, mode="raise"):
         else:
             res = a[(slice(None),) * axis + (idx,)]
     if out is not None:
-        if out.shape != res.shape:
-            raise ValueError("output array does not match result of ndarray.take")
         out[...] = res
         return out
     return res
 
 
 def _along_axis_index(arr, indices, axis):
-    if not isinstance(indices, ndarray):  # indices are host values, as in NumPy
-        indices = from_host(numpy.asarray(indices))
-    if indices._dtype.kind not in "iu":
+    # Host indices (as NumPy takes them) are checked on the host, bounds included, before their
+    # upload: NumPy's IndexError at the call; device ones' bounds on the device (deferred).
+    host = None if isinstance(indices, ndarray) else numpy.asarray(indices)
+    ind = indices if host is None else host
+    if ind.dtype.kind not in "iu":
         raise IndexError("`indices` must be an integer array")
     if axis is None:
-        if indices.ndim != 1:
+        if ind.ndim != 1:
             raise ValueError("when axis=None, `indices` must have a single dimension.")
-        return arr.reshape(-1), (indices,)
+        _check_host_bounds(host, arr.size, 0)
+        return arr.reshape(-1), (indices if host is None else from_host(host),)
     axis = _shapes.normalize_axis_index(axis, arr.ndim)
-    if indices.ndim != arr.ndim:
+    if ind.ndim != arr.ndim:
         raise ValueError("`indices` and `arr` must have the same number of dimensions")
+    _check_host_bounds(host, arr.shape[axis], axis)
+    if host is not None:
+        indices = from_host(host)
     idx = []
     for d in range(arr.ndim):
         if d == axis:
@@ -134,6 +167,14 @@ def _along_axis_index(arr, indices, axis):
             shape[d] = arr.shape[d]
             idx.append(numpy.arange(arr.shape[d]).reshape(shape))
     return arr, tuple(idx)
+
+
+def _check_host_bounds(host, n, axis):
+    """Host indices are checked at the call, as NumPy's (device ones on the device: deferred)."""
+    if host is not None and host.size:
+        bad = (host < -n) | (host >= n)
+        if bad.any():
+            raise IndexError("index {} is out of bounds for axis {} with size {}".format(int(host[bad].flat[0]), axis, n))
 
 
 def take_along_axis(arr, indices, axis=-1):
@@ -169,9 +210,10 @@ def put_along_axis(arr, indices, values, axis):
 
 
 def put(a, ind, v, mode="raise"):
-    """See `numpy.put`: `a.flat[ind] = v`, `v` repeated as needed. With mode='raise', an index
-    out of range in a host `ind` raises IndexError at once; in a device `ind`, at the next
-    synchronisation, as every scatter's (`set_sync_index_checks(True)`: at once).
+    """See `numpy.put`: `a.flat[ind] = v`, `v` repeated as needed; empty `v` writes nothing (no
+    index is checked, as in NumPy). With mode='raise', an index out of range in a host `ind` raises
+    IndexError at once; in a device `ind`, at the next synchronisation, as every scatter's
+    (`set_sync_index_checks(True)`: at once).
 
     Examples
     --------
@@ -185,34 +227,31 @@ def put(a, ind, v, mode="raise"):
         raise TypeError("put() needs a cuarray array")
     if not a.flags.writeable:
         raise ValueError("assignment destination is read-only")
-    if not a.flags.c_contiguous:
-        # NumPy's `a.flat` order is C order: work on a C-ordered copy, then write it back.
-        tmp = a.copy(order="C")
-        put(tmp, ind, v, mode)
-        copyto_unchecked(a, tmp)
-        return
+    # NumPy's PyArray_PutTo order: the mode, the indices' and values' conversions, an empty `a`
+    # (even with mode='wrap' or empty values), empty values (nothing read), then the bounds.
+    _check_mode(mode)
     raw = _index_array(ind)
+    vv = None if is_scalar(v) else as_array(v, "put")  # (a scalar is uploaded once the indices pass)
     if a.size == 0 and raw.size > 0:
-        # NumPy's PyArray_PutTo checks this before any mode or value (even with mode='wrap').
         raise IndexError("cannot replace elements of an empty array")
-    flat = a.reshape(-1)
+    if raw.size == 0 or (vv is not None and vv.size == 0):
+        return
     idx = _apply_mode(raw, a.size, mode)
-    if mode == "raise" and isinstance(idx, numpy.ndarray) and idx.size:
+    if mode == "raise" and isinstance(idx, numpy.ndarray):
         bad = (idx < -a.size) | (idx >= a.size)
         if bad.any():
             raise IndexError("index {} is out of bounds for axis 0 with size {}".format(int(idx[bad].flat[0]), a.size))
     n = idx.size
-    vv = as_array(v, "put")
-    if n == 0:
-        return
-    vv = vv.reshape(-1)
-    if vv.size == 0:
-        return
+    vv = (as_array(v, "put") if vv is None else vv).reshape(-1)
     if vv.size != n:
         vv = tile(vv, -(-n // vv.size))[:n]
+    # NumPy's `a.flat` order is C order: a non-C-contiguous `a` is written through a C-ordered copy.
+    target = a if a.flags.c_contiguous else a.copy(order="C")
     # Device indices out of range (mode='raise'): the scatter's IndexError surfaces at the next
     # synchronisation, as for `a.flat[idx] = v` (docs/differences.md, "Advanced indexing").
-    flat[idx.reshape(-1)] = vv
+    target.reshape(-1)[idx.reshape(-1)] = vv
+    if target is not a:
+        copyto_unchecked(a, target)
 
 
 def _safe_values(values, dt, name):

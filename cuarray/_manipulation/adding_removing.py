@@ -32,6 +32,7 @@ def resize(a, new_shape):
     """
     a = as_array(a, "resize")
     new_shape = (new_shape,) if isinstance(new_shape, int) else tuple(new_shape)
+    _shapes.check_ndim(len(new_shape))
     if any(d < 0 for d in new_shape):
         raise ValueError("all elements of `new_shape` must be non-negative")
     n = int(numpy.prod(new_shape))

@@ -199,6 +199,9 @@ def stack(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
     if any(a.shape != shape for a in arrays):
         raise ValueError("all input arrays must have the same shape")
     axis = _shapes.normalize_axis_index(axis, len(shape) + 1)
+    if len(shape) + 1 > _shapes.MAXDIMS:  # NumPy's: it inserts the axis by indexing with newaxis
+        raise IndexError("number of dimensions must be within [0, {}], indexing result would have {}".format(
+            _shapes.MAXDIMS, len(shape) + 1))
     expanded = [a.reshape(a.shape[:axis] + (1,) + a.shape[axis:]) for a in arrays]
     return concatenate(expanded, axis=axis, out=out, dtype=dtype, casting=casting)
 

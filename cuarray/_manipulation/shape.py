@@ -28,6 +28,8 @@ def reshape(a: ndarray, shape=None, order="C", *, newshape=None, copy=None) -> n
         shape = newshape
     if shape is None:
         raise TypeError("reshape() missing required argument 'shape'")
+    if copy is not None:
+        copy = _copying.copy_flag(copy)
     if order != "C" and order != "F":
         order = _reshape_order(a, order)
     new_shape = _shapes.reshape_size(shape, a._size)

@@ -151,7 +151,7 @@ class poly1d:
             raise ValueError("Power to non-negative integers only.")
 
         res = array([1])
-        for _ in range(int(val)):
+        for _ in range(val):  # (NumPy's range(val): a float power such as 2.0 is a TypeError)
             res = _r.polymul(self._coeffs, res)
         return poly1d(res)
 

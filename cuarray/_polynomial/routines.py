@@ -16,7 +16,7 @@ import warnings
 
 import numpy
 
-from .._core.host_input import as_array
+from .._core.host_input import as_array, is_scalar
 from .._core.ndarray import ndarray
 from .._creation.basic import ones, zeros, zeros_like
 from .._creation.from_data import array
@@ -42,12 +42,15 @@ def _is_poly1d(x) -> bool:
     return isinstance(x, poly1d)
 
 
-def _coeffs(x, fn) -> ndarray:
-    """A 1-D (at least) device array of coefficients from a poly1d, an array, a scalar or a list."""
+def _coeffs(x, fn, scalar=True) -> ndarray:
+    """A 1-D (at least) device array of coefficients from a poly1d, an array, a scalar (when
+    `scalar`: else NumPy's TypeError of iterating over it) or a list."""
     if _is_poly1d(x):
         return x.coeffs
     if isinstance(x, (list, tuple)):
         x = array(x)  # coefficients written out by the caller: a small array constructor
+    if not scalar and (is_scalar(x) or (isinstance(x, ndarray) and x.ndim == 0)):
+        raise TypeError("iteration over a 0-d array")
     a = as_array(x, fn)
     return a.reshape((1,)) if a.ndim == 0 else a
 
@@ -73,10 +76,11 @@ def polyval(p, x):
         from .poly1d import poly1d  # cycle: poly1d imports this module
 
         y = poly1d([0])
-        for k in range(_coeffs(p, "polyval").shape[0]):
-            y = y * x + _coeffs(p, "polyval")[k]
+        p = _coeffs(p, "polyval", scalar=False)
+        for k in range(p.shape[0]):
+            y = y * x + p[k]
         return y
-    p = _coeffs(p, "polyval")
+    p = _coeffs(p, "polyval", scalar=False)
     x = as_array(x, "polyval")
     y = zeros_like(x)
     for k in range(p.shape[0]):
@@ -298,8 +302,9 @@ def roots(p):
 
     if isinstance(p, poly1d):  # NumPy's roots takes a poly1d through __array__
         p = p.coeffs
+    if is_scalar(p) or (isinstance(p, ndarray) and p.ndim == 0):  # NumPy: its dispatcher iterates over p
+        raise TypeError("roots: the coefficients must be a 1-D sequence, not a 0-d array or a scalar")
     p = as_array(p, "roots") if not isinstance(p, (list, tuple)) else _coeffs(p, "roots")
-    p = p.reshape((1,)) if p.ndim == 0 else p
     if p.ndim != 1:
         raise ValueError("Input must be a rank-1 array.")
     nz = nonzero(p)[0].get()

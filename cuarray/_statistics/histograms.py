@@ -374,7 +374,7 @@ def histogram(a, bins=10, range=None, density=None, weights=None):  # noqa: A002
         if not (numpy.can_cast(ntype, numpy.double) or numpy.can_cast(ntype, complex)):
             raise TypeError("histogram weights of dtype {} are not supported".format(ntype))
     x = _dense(a)
-    nb = edges._size - 1
+    nb = max(edges._size - 1, 0)  # no edges at all (`bins=[]`): no bins, as NumPy's diff of its counts
     if uniform is not None:
         types, args, kedges = uniform
         types = (x._dtype,) + types

@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy
 
 from .._core.host_input import as_array
+from .._core.shapes import MAXDIMS
 from .._core.ndarray import ndarray
 
 __all__ = ["as_strided", "sliding_window_view"]
@@ -21,6 +22,8 @@ def as_strided(x, shape=None, strides=None, subok=False, writeable=True) -> ndar
     strides = x.strides if strides is None else tuple(int(s) for s in strides)
     if len(shape) != len(strides):
         raise ValueError("mismatch in length of strides and shape")
+    if len(shape) > MAXDIMS:  # (NumPy's message: it builds the view through __array_interface__)
+        raise ValueError("number of dimensions must be within [0, {}], got {}".format(MAXDIMS, len(shape)))
     out = ndarray._view(shape, strides, x.dtype, x.data, x)
     if not writeable:
         out._writeable = False

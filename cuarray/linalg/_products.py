@@ -85,6 +85,7 @@ def tensordot(a, b, axes=2):
             raise ValueError("shape-mismatch for sum")
     free_a = [i for i in range(a.ndim) if i not in axes_a]
     free_b = [j for j in range(b.ndim) if j not in axes_b]
+    _shapes.check_ndim(len(free_a) + len(free_b))  # (before the product: NumPy's error for the result)
     am = _as_matrix(a, free_a, axes_a)
     bm = _as_matrix(b, axes_b, free_b)
     res = matmul_into(am, bm)

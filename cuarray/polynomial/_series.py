@@ -52,10 +52,22 @@ def _trim_by(a, mask):
 
 def trimseq(seq):
     """See `numpy.polynomial.polyutils.trimseq`: trailing zeros dropped, one coefficient kept
-    (reads the zero mask back)."""
+    (reads the zero mask back). NumPy's errors where it compares whole rows (`seq[-1] != 0`): an
+    N-D `seq` needs rows of one element."""
+    if seq.ndim == 0:
+        raise TypeError("len() of unsized object")
     if seq.shape[0] == 0:
         return seq
-    return _trim_by(seq, _nonzero_masks([seq])[0])[0]
+    row = 1
+    for d in seq.shape[1:]:
+        row *= d
+    if row == 0:
+        raise ValueError("The truth value of an empty array is ambiguous. Use `array.size > 0` to check that an "
+                         "array is not empty.")
+    if row > 1:
+        raise ValueError("The truth value of an array with more than one element is ambiguous. Use a.any() or "
+                         "a.all()")
+    return _trim_by(seq, _nonzero_masks([seq.reshape((seq.shape[0],))])[0])[0]
 
 
 def as_series_flags(alist, trim=True):

@@ -156,3 +156,17 @@ def test_auto_route_launches(recorded_launches, monkeypatch):
     h.auto_range_by(prev)
     with pytest.raises(ValueError):
         h.auto_range_by("gpu")
+
+
+@pytest.mark.parametrize("dt", ["u1", "u8", "i4", "f8"])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_no_edges_give_no_bins(recorded_launches, dt, weighted):
+    """Explicit bins of no edges (`bins=[]`): NumPy's counts are the diff of its cumulative counts,
+    none; the old code asked for -1 bins ("negative dimensions are not allowed"). (density=True:
+    tests/_statistics/test_histograms_gpu.py, its sum needs a device.)"""
+    import cuarray as cp
+
+    w = np.ones(4) if weighted else None
+    hist, edges = np.histogram(np.arange(4, dtype=dt), bins=np.empty(0), weights=w)
+    got, got_edges = cp.histogram(cp.empty(4, dt), bins=cp.empty(0), weights=cp.empty(4) if weighted else None)
+    assert (got.shape, got.dtype, got_edges.shape) == (hist.shape, hist.dtype, edges.shape)

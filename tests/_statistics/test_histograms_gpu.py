@@ -225,3 +225,72 @@ def test_histogram_range_on_device_edge_data(dt):
     # a histogram after an error starts from zero counts
     x = rng.normal(size=777).astype(dt)
     _both_routes(x, 10)
+
+
+def _outcome(f):
+    """(exception type name, None) or (None, result): both libraries' answer to one call."""
+    try:
+        return None, f()
+    except Exception as e:  # noqa: BLE001 (the type is what is compared)
+        return type(e).__name__, None
+
+
+_UNSIGNED_RANGES = [None, (250, 255), (0, 300), (-5, 2), (-5, -2), (300, 400), (3, 3), (255, 255), (2.5, 2.5),
+                    (5, 2)]
+
+
+@pytest.mark.parametrize("dt", [np.uint8, np.uint16, np.uint64], ids=str)
+@pytest.mark.parametrize("bins", [1, 3, "auto", "sturges", "fd", [], [5], [0, 3, 200]],
+                         ids=["1", "3", "auto", "sturges", "fd", "no_edges", "one_edge", "edges"])
+def test_histogram_of_unsigned_data_over_ranges(dt, bins):
+    """Unsigned data with a range partly or wholly outside it, endpoints past the dtype's maximum
+    or below zero, equal endpoints: counts, edges and errors as NumPy's (whichever raises, both
+    raise the same type). Explicit edges of no bins (`[]`, `[5]`) give empty counts, as NumPy's:
+    the old code asked for -1 bins for `[]` ("negative dimensions are not allowed")."""
+    x = np.array([0, 1, 2, 3, 3, 200, 250, 255] + ([2**63 + 5, 2**64 - 1] if dt is np.uint64 else []), dt)
+    for rng_ in _UNSIGNED_RANGES:
+        for w in (None, np.linspace(0.5, 2.0, x.size)):
+            for density in (None, True):
+                if isinstance(bins, str) and w is not None:
+                    continue  # (NumPy's TypeError: covered by test_histogram_errors)
+                kw = dict(bins=bins, range=rng_, density=density)
+                err, want = _outcome(lambda: np.histogram(x, weights=w, **kw))
+                gerr, got = _outcome(lambda: cuarray.histogram(D(x), weights=None if w is None else D(w), **kw))
+                assert gerr == err, (rng_, w is not None, density, gerr, err)
+                if err is None:
+                    check(got, want, exact=not density and w is None, rtol=1e-12)
+
+
+@pytest.mark.parametrize("dt", [np.int8, np.uint8, np.uint64, np.float16, np.float32, np.float64], ids=str)
+def test_histogramdd_bins_listed_per_dimension(dt):
+    """Array-like bins in a list, one entry per dimension: device arrays, host lists and ints mixed,
+    with a range for the int entries, weights and density: counts and edges as NumPy's."""
+    n = 400
+    s = np.stack([rng.integers(0, 100, n), rng.integers(0, 100, n), rng.integers(0, 100, n)], axis=1).astype(dt)
+    w = rng.uniform(size=n)
+    edges = [np.array([0.0, 10.5, 50.0, 99.0]), [0, 25, 50, 75, 100], np.arange(0, 100, 7, dtype=np.int64)]
+    for bins, dev in [([edges[0], edges[1], edges[2]], [D(edges[0]), edges[1], D(edges[2])]),
+                      ([edges[0], 4, edges[2]], [D(edges[0]), 4, D(edges[2])]),
+                      ([5, edges[1], 3], [5, edges[1], 3]),
+                      ([np.array([50.0]), edges[1], 2], [D(np.array([50.0])), edges[1], 2])]:
+        for kw in ({}, {"weights": w}, {"density": True}, {"range": [(10, 60), None, (0, 99)]}):
+            want = np.histogramdd(s, bins=bins, **kw)
+            got = cuarray.histogramdd(D(s), bins=dev, **{k: D(v) if k == "weights" else v for k, v in kw.items()})
+            check(got[0], want[0], exact=not kw.get("density") and "weights" not in kw, rtol=1e-12)
+            for g, e in zip(got[1], want[1]):
+                np.testing.assert_array_equal(g.get(), e)
+    with pytest.raises(ValueError):
+        np.histogramdd(s, bins=[edges[0]] * 2)
+    with pytest.raises(ValueError):
+        cuarray.histogramdd(D(s), bins=[D(edges[0])] * 2)
+    with pytest.raises(ValueError):
+        cuarray.histogramdd(D(s), bins=[D(edges[0]), D(np.ones((2, 2))), 3])
+    with pytest.raises(ValueError):
+        np.histogramdd(s, bins=[edges[0], np.ones((2, 2)), 3])
+
+
+def test_histogram_no_edges_density():
+    x = np.arange(5.0)
+    for bins in ([], [2.0]):
+        want = np.histogram(x, bins=np.array(bins), density=True)
+        check(cuarray.histogram(D(x), bins=D(np.array(bins)), density=True), want)

@@ -121,6 +121,11 @@ def test_the_method_answers_where_it_decides(monkeypatch):
 
 
 def test_each_thread_allocates_on_its_own_stream(monkeypatch):
+    """Threads that set their own stream tables allocate on their streams, a thread with none on the
+    default stream, and the tables stay theirs. This thread's table is a fresh one for the test
+    (a GPU test earlier in the worker may have made it a dict: the conftest's stream reset), so
+    the last check does not depend on what ran before."""
+    _streams(monkeypatch, None)
     pool = _pool()
     fast = core.malloc_function(pool._tables, pool.malloc)
     got = {}

@@ -37,17 +37,27 @@ def _ptxas_kernels(log: str, lowered: dict) -> dict:
     return {n: (v["regs"], v["frame"], v["stores"], v["loads"]) for n, v in info.items()}
 
 
+# Spills ptxas makes in the cascade's kernels by NVRTC version (name expression: (spill store,
+# spill load bytes) at most). NVRTC 13.5 (CI's): none, every kernel without a frame, the most
+# registers 226 (<double, double, 4, 64>, under the launch bound's 255). NVRTC 13.0.88 (the H200
+# machine's) gives sos_rows<double, float|double, 1> 96 registers, a 24-byte frame and 48 bytes of
+# spill (13.5: 106 registers, none): the prologue's and epilogue's scalars and one 4-byte reload
+# per 32-sample tile (its SASS), none in the unrolled sample steps. (__launch_bounds__(ROWS, 1)
+# removes it but raises every other kernel's registers, float ones from 80 to 128-168: a loss of
+# occupancy for a spill outside the sample loop.) A version not listed is held to 13.5's answer.
+_SOS_SPILLS_BY_NVRTC = {
+    (13, 0): {"cuarray_signal::sos_rows<double, float, 1>": (48, 48),
+              "cuarray_signal::sos_rows<double, double, 1>": (48, 48)},
+}
+
+
 def test_sos_kernels_compile_for_sm90_and_do_not_spill():
     """The one-pass cascade keeps its sections' states and its window in registers: no kernel
-    spills (stores or loads to local memory, what costs speed in the sample loop). The stack frame
-    is not asserted: ptxas versions differ in what else they put there (ABI frames of calls left
-    out of line); a spill always shows as spill bytes. With NVRTC 13.5 (CI's) every kernel has no
-    frame and no spill, the most registers 226 (<double, double, 4, 64>, under the launch bound's
-    255). NVRTC 13.0.88 spills 48 bytes in sos_rows<double, float|double, 1> (a 24-byte frame, 96
-    registers): the prologue's and epilogue's scalars and one 4-byte reload per 32-sample tile
-    (its SASS), none in the unrolled sample steps; ptxas -v cannot say where a spill is, so this
-    check fails there."""
-    from cuda.bindings import nvrtc  # (the version in the message: spills depend on the toolchain)
+    spills (stores or loads to local memory, what costs speed in the sample loop) beyond what the
+    NVRTC version is known to spill (_SOS_SPILLS_BY_NVRTC). The stack frame is not asserted: ptxas
+    versions differ in what else they put there (ABI frames of calls left out of line); a spill
+    always shows as spill bytes."""
+    from cuda.bindings import nvrtc  # (the version: spills depend on the toolchain)
 
     names = [so.sos_kernel_name(np.dtype(i), np.dtype(o), ns, win) for i, o in (("d", "d"), ("f", "f"), ("f", "d"),
                                                                                   ("d", "f"))
@@ -55,10 +65,11 @@ def test_sos_kernels_compile_for_sm90_and_do_not_spill():
     log, lowered = ptxas_verbose(lf.source(), names, "iir.cu")
     info = _ptxas_kernels(log, lowered)
     assert set(info) == set(names), sorted(set(names) - set(info))
-    spilling = {n: v for n, v in info.items() if v[2] or v[3]}
-    assert not spilling, ("(registers, frame, spill stores, spill loads) with NVRTC {}: {}".format(
-        nvrtc.nvrtcVersion()[1:], spilling))
-
+    version = tuple(nvrtc.nvrtcVersion()[1:])
+    known = _SOS_SPILLS_BY_NVRTC.get(version, {})
+    beyond = {n: v for n, v in info.items() if (v[2] or v[3]) and not (n in known and v[2] <= known[n][0]
+                                                                          and v[3] <= known[n][1])}
+    assert not beyond, "(registers, frame, spill stores, spill loads) with NVRTC {}: {}".format(version, beyond)
 
 
 def test_ptxas_parser_sees_spills():
