@@ -107,28 +107,54 @@ def test_complex_zero_powers_through_every_entry(dt, fn):
         np.testing.assert_array_equal(fused(cp.asarray(zeros)[:, None], cp.asarray(b)).get(), npf(zeros[:, None], b))
 
 
+def _parts_equal(got, want, what):
+    """Equal as values with NaN == NaN, real and imaginary parts apart (a complex NaN class)."""
+    for f in ((np.real, np.imag) if np.iscomplexobj(want) else (np.asarray,)):
+        np.testing.assert_array_equal(f(got), f(want), err_msg=what)
+
+
 def _check_unique_inverse(x):
     """NumPy's own results where they are defined; by invariants where its unstable sort leaves
     them open (which of several NaNs, or of -0.0 and 0.0, an index names)."""
     vals, inv = (r.get() for r in cp.unique_inverse(cp.asarray(x)))
     nvals, ninv = np.unique_inverse(x)
-    assert inv.shape == ninv.shape and inv.dtype == ninv.dtype
-    np.testing.assert_array_equal(vals, nvals)  # NaN == NaN, -0.0 == 0.0
-    np.testing.assert_array_equal(vals[inv], x)  # every element maps back to itself
+    assert inv.shape == ninv.shape == x.shape and inv.dtype == ninv.dtype
+    _parts_equal(vals, nvals, "values")  # NaN == NaN, -0.0 == 0.0; NumPy's order of complex NaN classes
+    _parts_equal(vals[inv], x, "values[inverse]")  # every element maps back to itself
     finite = ~np.isnan(x)
     np.testing.assert_array_equal(inv[finite], ninv[finite])  # equal values: one index, NumPy's
     nan_slots = np.flatnonzero(np.isnan(nvals))
     assert sorted(inv[~finite].ravel().tolist()) == nan_slots.tolist()  # each NaN its own slot
+    # With indices NumPy's sort is stable (mergesort): every result is defined, cuarray's exactly.
+    got = [r.get() for r in cp.unique_all(cp.asarray(x))]
+    want = np.unique_all(x)
+    for name, g, w in zip(want._fields, got, want):
+        assert g.shape == w.shape and g.dtype == w.dtype, (name, g.shape, w.shape, g.dtype, w.dtype)
+        _parts_equal(g, w, "unique_all " + name)
+        if name == "values":  # the first zero of the input kept, as NumPy's stable sort
+            np.testing.assert_array_equal(np.signbit(np.real(g)), np.signbit(np.real(w)))
+    got = [r.get() for r in cp.unique(cp.asarray(x), True, True, True, equal_nan=False)]
+    for name, g, w in zip(want._fields, got, np.unique(x, True, True, True, equal_nan=False)):
+        _parts_equal(g, w, "unique(equal_nan=False) " + name)
+    g, w = cp.unique_counts(cp.asarray(x)), np.unique_counts(x)
+    _parts_equal(g.values.get(), w.values, "unique_counts values")
+    np.testing.assert_array_equal(g.counts.get(), w.counts)
 
 
-@pytest.mark.parametrize("seed", range(4))
-def test_unique_inverse_float64(seed):
+@pytest.mark.parametrize("dt", ["float32", "float64", "complex64", "complex128"])
+@pytest.mark.parametrize("seed", range(2))
+def test_unique_inverse(dt, seed):
     rng = np.random.default_rng(seed)
     pool = np.array([np.nan, -0.0, 0.0, 1.5, -1.5, np.inf, -np.inf, 2.0])
     for n in (1, 5, 17, 300):
         x = rng.choice(pool, size=n)
+        if dt.startswith("complex"):
+            x = x + 0j
+            x.imag = rng.choice(pool, size=n)
+        x = x.astype(dt)
         _check_unique_inverse(x)
         _check_unique_inverse(x.reshape(-1, 1)[::-1])
+        _check_unique_inverse(x[: n - n % 3].reshape(3, -1, order="F") if n >= 3 else x[0].reshape(()))
 
 
 @pytest.mark.parametrize("args", [(0, 1e-300, np.float32(0.1)), (np.float16(0.3), 2, 1e10),
