@@ -332,10 +332,10 @@ _DOUBLE = {"f": "d", "F": "D"}
 
 def pinv(a, rcond=None, hermitian=False, *, rtol=_NoValue):
     """See `numpy.linalg.pinv`. float32 and complex64 input is decomposed in double precision (the
-    result keeps the input's type): cuSOLVER's single-precision Jacobi SVD leaves the singular values
-    of an exactly rank-deficient matrix (small integers, repeated rows) at rounding level, ~1e-7 of
-    the largest, above NumPy's default cutoff 1e-15, which LAPACK's sgesdd passes below there; in
-    double they fall below it too, so the rank NumPy keeps is kept.
+    result keeps the input's type): a single-precision SVD may leave the zero singular values of an
+    exactly rank-deficient matrix (small integers, repeated rows) at rounding level, up to ~1e-7 of
+    the largest, above NumPy's default cutoff 1e-15, under which LAPACK's sgesdd usually lands on
+    such input; in double they fall below it too, so the rank NumPy keeps is kept.
 
     Examples
     --------
