@@ -324,15 +324,20 @@ def clear_fast_path() -> None:
 # -- the driver -------------------------------------------------------------------------------------
 def reduce(op_name, a, axis=None, dtype=None, out=None, keepdims=False, initial=NOVALUE, where=True, *,
            res_dtype=None, acc=None, extra=(), post=None, scalars=(), keep_order=False, op=None, tag="",
-           fast_key=None, wide=False):
+           fast_key=None, wide=False, np_dtype=NOVALUE):
     """Reduce `a` with the op `op_name` (a row of OPS) with NumPy's semantics; returns the result
     (an ndarray; 0-d for a full reduction). `extra`: more inputs ((name, array) broadcast to a's
     shape, e.g. the mean for var); `post`: a post_map using `a`, `y`, `$Y` (the output's C type)
     and `scalars` ((name, value numpy scalar)); `res_dtype`/`acc` override the table's dtypes;
     `tag` names the kernel when `post` makes it another function (mean, var...). `fast_key`: the
     caller's `fast_key(...)`; the call's launch is then kept under it for the next call. `wide`:
-    `ReductionDef.wide` (var's moments: output-vector plans keep a sum's loads in flight)."""
+    `ReductionDef.wide` (var's moments: output-vector plans keep a sum's loads in flight).
+    `np_dtype`: the dtype= NumPy's function was given, where the caller passes another one."""
     op = op or OPS[op_name]
+    if initial is None:  # NumPy's "no start value": sum, prod... then lose their identity too
+        initial = NOVALUE
+        if op.has_identity:
+            op = Op(op.name, op.map, op.reduce, op.identity, False, op.acc, op.np_name, op.np_fn)
     a = as_array(a, op.name)
     if a._shape == () and isinstance(axis, (int, numpy.integer)) and operator.index(axis) in (0, -1):
         # NumPy's ufunc reductions (sum, max, argmin, ufunc.reduce, ...) let an int axis 0 or -1
@@ -346,11 +351,12 @@ def reduce(op_name, a, axis=None, dtype=None, out=None, keepdims=False, initial=
         res_dtype = result_dtype(op.np_fn, a._dtype, dtype)
     if acc is None:
         acc = acc_dtype_for(op, a._dtype, res_dtype)
-    if res_dtype.kind in "iu":
-        if type(initial) is int:
-            res_dtype.type(initial)  # NEP 50: NumPy's OverflowError for a Python int out of the loop's range
-        elif type(initial) is float and not -2.0 ** 63 <= initial < 2.0 ** 63:
-            raise OverflowError("Python float {} too large to convert to C long".format(initial))
+    init = NOVALUE
+    if initial is not NOVALUE and post is None and op.np_fn is not None and op.acc != "arg":
+        out_dt = out._dtype if isinstance(out, ndarray) else None
+        init = numpy_initial(op.np_fn, a._dtype, dtype if np_dtype is NOVALUE else np_dtype, out_dt, initial)
+        if out_dt is not None and out_dt != res_dtype:
+            acc = _widened(acc, out_dt)
     kshape = tuple(d for i, d in enumerate(a._shape) if i not in raxes)
     n_red = 1
     for i in raxes:
@@ -410,7 +416,7 @@ def reduce(op_name, a, axis=None, dtype=None, out=None, keepdims=False, initial=
             post = (_POST_NANARG if op.name.startswith("nanarg") else "y = a.i") if op.acc == "arg" else _POST_CAST
             if initial is not NOVALUE:
                 post = _POST_INITIAL
-                sc.append(("_init", initial_scalar(initial, res_dtype, acc)))
+                sc.append(("_init", initial_scalar(initial, res_dtype, acc) if init is NOVALUE else _scalar(init, acc)))
         d = _definition(op, in_dtypes, names, acc, y_dtype, masked, post, tuple((n, v.dtype) for n, v in sc), tag,
                         wide)
         if masked:
@@ -450,6 +456,37 @@ def initial_scalar(initial, res_dtype, acc):
     return _scalar(_scalar(initial, res_dtype), acc)
 
 
+def numpy_initial(np_fn, in_dtype, dtype, out_dtype, initial):
+    """The value NumPy's reduction `np_fn` starts from for `initial=` (a NumPy scalar), or NumPy's
+    error for it: NumPy writes `initial` into its loop's dtype by the dtype's own item assignment
+    (a Python int or float past an integer loop's range is OverflowError, NaN ValueError, a NumPy
+    integer wraps) and, given `out=`, through the out array (a reduction with `where=` all False
+    returns just that). Asked of NumPy on one host element, so every rule and every path (`out=`
+    of another dtype, `dtype=`, float16's overflow to inf) is NumPy's own."""
+    if in_dtype.kind in "mMV" or (out_dtype is not None and out_dtype.kind in "mMV"):
+        return NOVALUE  # (the datetime rows refuse initial= later, with their own TypeError)
+    kw = {"where": numpy.zeros(1, bool), "initial": initial}
+    if dtype is not None:
+        kw["dtype"] = dtype
+    if out_dtype is not None:
+        kw["out"] = numpy.empty((), out_dtype)
+    import warnings
+
+    with warnings.catch_warnings(), numpy.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        return numpy.asarray(np_fn(numpy.zeros(1, in_dtype), **kw))[()]
+
+
+def _widened(acc, out_dtype):
+    """The accumulator of a reduction whose loop NumPy runs in `out=`'s dtype (max of uint8 into an
+    int64 out starts from initial=-2 as -2): `acc` promoted to it where that keeps the kind's
+    exactness (not int64 with uint64 into float64, not real into complex)."""
+    w = numpy.promote_types(acc, out_dtype)
+    if w.kind == "c" and acc.kind != "c" or w.kind == "f" and acc.kind in "biu" and out_dtype.kind in "biu":
+        return acc
+    return w if w.kind in "biufc" else acc
+
+
 def _scalar(value, dt):
     with numpy.errstate(all="ignore"):
         return numpy.asarray(value).astype(dt, casting="unsafe")[()]
@@ -481,9 +518,10 @@ def ufunc_reduce(uf, array, axis=0, dtype=None, out=None, keepdims=False, initia
         out = out[0]
     np_uf = uf._np
     has_identity = np_uf.identity is not None
+    np_dtype = None if dtype is None else _dtypes.normalize_dtype(dtype)
     if dtype is None and out is not None:
         dtype = out.dtype
     res = result_dtype(np_uf.reduce, a._dtype, None if dtype is None else _dtypes.normalize_dtype(dtype))
     row = Op(op.name, op.map, op.reduce, op.identity, has_identity, op.acc, uf.__name__, np_uf.reduce)
     return reduce(op.name, a, axis, None, out, keepdims, initial, where, res_dtype=res,
-                  acc=acc_dtype_for(row, res, res), op=row)
+                  acc=acc_dtype_for(row, res, res), op=row, np_dtype=np_dtype)

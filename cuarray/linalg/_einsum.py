@@ -209,6 +209,7 @@ def _setup(args):
 def einsum(*operands, out=None, dtype=None, order="K", casting="safe", optimize=False):
     """See `numpy.einsum`. Every operand pair is one GEMM (see the module docstring); with
     ``optimize=False`` the order is still planned (greedy), as the result does not depend on it.
+    One operand whose labels are all kept gives its view, whatever `dtype` and `casting` say (NumPy's).
 
     Examples
     --------
@@ -224,6 +225,14 @@ def einsum(*operands, out=None, dtype=None, order="K", casting="safe", optimize=
     12
     """
     ops, inputs, output, sizes = _setup(operands)
+    if optimize in (False, True, "greedy", "optimal"):  # intermediates no larger than NumPy allows
+        optimize = ("greedy" if optimize in (False, True) else optimize,
+                    default_memory_limit(inputs, output, sizes))
+    if len(ops) == 1 and out is None and set(inputs[0]) <= set(output):
+        # One operand whose every label is kept (a transpose, a diagonal, '...'): NumPy returns its
+        # view before it reads dtype= and casting= (einsum('ijk->kji', int32, dtype=uint8) is the
+        # int32 view, datetime64 too); a sum over a label does take them.
+        return contract(CuarrayBackend, ops, inputs, output, sizes, plan(inputs, output, sizes, optimize))
     ct = _dtypes.result_type(*[x._dtype for x in ops]) if dtype is None else _dtypes.normalize_dtype(dtype)
     if ct.kind in "Mm":  # NumPy's refusal (its einsum has no datetime loops)
         raise TypeError("invalid data type for einsum")
@@ -233,9 +242,6 @@ def einsum(*operands, out=None, dtype=None, order="K", casting="safe", optimize=
                 raise TypeError("Cannot cast array data from dtype('{}') to dtype('{}') according to "
                                 "the rule '{}'".format(x._dtype, ct, casting))
             ops[i] = _copying.astype(x, ct)
-    if optimize in (False, True, "greedy", "optimal"):  # intermediates no larger than NumPy allows
-        optimize = ("greedy" if optimize in (False, True) else optimize,
-                    default_memory_limit(inputs, output, sizes))
     path = plan(inputs, output, sizes, optimize)
     res = contract(CuarrayBackend, ops, inputs, output, sizes, path)
     if out is None:

@@ -15,14 +15,18 @@ from typing import NamedTuple
 
 import numpy
 
-from .._core.copying import copyto_where_unchecked
+from .._core.copying import astype, copyto_where_unchecked
+from .._core.host_input import as_parameter
+from .._core.ndarray import ndarray
 from .._creation.basic import empty, ones, zeros
 from .._creation.matrices import eye
 from .._creation.ranges import arange
 from .._indexing.inserting import diagonal
+from .._logic.comparison import greater
 from .._logic.content import isfinite, isnan
 from .._logic.truth import all as all_, any as any_
 from .._manipulation.dims import broadcast_to, expand_dims
+from .._math.arithmetic import divide, multiply
 from .._math.complex import conj
 from .._math.explog import log
 from .._math.misc import abs as abs_, sign as sign_
@@ -323,8 +327,15 @@ def _matmul(x, y):
 _NoValue = numpy._NoValue
 
 
+_DOUBLE = {"f": "d", "F": "D"}
+
+
 def pinv(a, rcond=None, hermitian=False, *, rtol=_NoValue):
-    """See `numpy.linalg.pinv`.
+    """See `numpy.linalg.pinv`. float32 and complex64 input is decomposed in double precision (the
+    result keeps the input's type): a single-precision SVD may leave the zero singular values of an
+    exactly rank-deficient matrix (small integers, repeated rows) at rounding level, up to ~1e-7 of
+    the largest, above NumPy's default cutoff 1e-15, under which LAPACK's sgesdd usually lands on
+    such input; in double they fall below it too, so the rank NumPy keeps is kept.
 
     Examples
     --------
@@ -349,14 +360,20 @@ def pinv(a, rcond=None, hermitian=False, *, rtol=_NoValue):
     m, n = a.shape[-2:]
     if m == 0 or n == 0:
         return empty(a.shape[:-2] + (n, m), dtype=a.dtype)  # NumPy's empty_like: any dtype, float16 too
-    compute_char(a)  # the dtype check (float16: TypeError) of the svd below
-    u, s, vh = svd(a, full_matrices=False, hermitian=hermitian)
-    rc = rcond if numpy.isscalar(rcond) else expand_dims(as_array(rcond, "linalg.pinv"), -1)
-    cutoff = max_(s, axis=-1, keepdims=True) * rc
-    large = s > cutoff
-    sinv = where(large, 1 / where(large, s, 1), 0).astype(s.dtype)
+    char = compute_char(a)  # (the dtype check, float16's TypeError, of the svd below)
+    wide = _DOUBLE.get(char)
+    u, s, vh = svd(astype(a, wide) if wide else a, full_matrices=False, hermitian=hermitian)
+    # NumPy's cutoff: asarray(rcond)[..., None] * max(s) per matrix, in rcond's dtype and s's promoted
+    # (a Python float is a float64 array there, a strong type); an array rcond broadcasts over the stack
+    if isinstance(rcond, ndarray) or numpy.ndim(rcond):
+        rc = expand_dims(as_parameter(rcond, "linalg.pinv"), -1)
+    else:
+        rc = numpy.asarray(rcond)[()]
+    large = greater(s, multiply(max_(s, axis=-1, keepdims=True), rc))
+    sinv = where(large, divide(1, where(large, s, 1)), 0)
     # pinv = V diag(1/s) U^H
-    return _matmul(conj(vh).mT * sinv[..., None, :], conj(u).mT)
+    res = _matmul(multiply(conj(vh).mT, sinv[..., None, :]), conj(u).mT)
+    return astype(res, char) if wide else res
 
 
 def lstsq(a, b, rcond=None):

@@ -1,6 +1,13 @@
-"""complex_math.cuh's complex power, modulus, log and log1p built for the host (g++, the header as it
-is with __device__ empty) against NumPy, without a GPU (issue 54):
+"""complex_math.cuh's functions built for the host (g++, the header as it is with __device__ empty)
+against NumPy, without a GPU (issue 54 and the outside comparison with NumPy 2.5):
 
+- every complex unary ufunc's function over a grid of special values (+-0, +-inf, NaN, +-1e308,
+  subnormals, the largest finite, 1, 0.5, 3 and all their real/imaginary combinations): NumPy's
+  values (glibc's complex functions on Linux) to a few ulps, NaN, infinities and zeros with their
+  signs exactly; NumPy's inaccurate answers (log1p near 0, sign of subnormal or huge parts:
+  docs/differences.md) against the exact value instead;
+- the multiply ufunc's complex product bit for bit as NumPy's fused loop, power's integer steps as
+  its unfused npy_cpow;
 - 0 ** b, a ** 0, 0 ** 0 (complex64/complex128, signed zeros, NaN and infinite exponents): NumPy's
   0 for Re(b) > 0, 1 for b == 0, nan+nanj otherwise;
 - |z|, log|z| and log1p near the top of the range with the host's hypot and with one that, as
@@ -21,6 +28,7 @@ import numpy as np
 import pytest
 
 import cuarray._core as core
+from complex_special_values import UNARY, mismatches, oracle, random_range, special_grid  # (beside this file)
 
 HERE = pathlib.Path(__file__).parent
 TEMPLATES = pathlib.Path(core.__file__).parent / "templates"
@@ -135,3 +143,59 @@ def test_log1p_near_zero_is_accurate_to_rounding(lib, dt):
     x = rt(1e-10) if rt is np.float64 else rt(1e-5)
     got = _unary(lib, "log1p" + suffix, np.array([complex(x, 0)], dt))[0]
     assert got.imag == 0 and abs(got.real - np.log1p(x)) <= np.spacing(np.log1p(x))  # the real log1p's value
+
+
+# -- every unary function over the special values --------------------------------------------------
+@pytest.mark.parametrize("dt", [np.complex64, np.complex128])
+def test_unary_special_values_as_numpy(lib, dt):
+    z = special_grid(dt)
+    suffix = "_f" if _real(dt) is np.float32 else "_d"
+    bad = []
+    for name, fn in UNARY.items():
+        with np.errstate(all="ignore"):
+            got = _unary(lib, fn + suffix, z)
+        bad += mismatches(got, oracle(name, z), z, name, rtol=8)
+    assert not bad, "{} mismatches:\n  ".format(len(bad)) + "\n  ".join(bad[:30])
+
+
+@pytest.mark.parametrize("dt", [np.complex64, np.complex128])
+def test_unary_over_the_whole_range_as_numpy(lib, dt):
+    """Fresh values of every magnitude: within 4 ulps of |NumPy's| (the far-field and overflow
+    branches against glibc's own), every NaN and infinity where NumPy's is."""
+    z = random_range(dt, 3000, np.random.default_rng())
+    suffix = "_f" if _real(dt) is np.float32 else "_d"
+    bad = []
+    for name, fn in UNARY.items():
+        with np.errstate(all="ignore"):
+            got = _unary(lib, fn + suffix, z)
+        bad += mismatches(got, oracle(name, z), z, name, rtol=4, noise=1.0)
+    assert not bad, "{} mismatches:\n  ".format(len(bad)) + "\n  ".join(bad[:30])
+
+
+def _numpy_fuses_complex_products():
+    """Whether this NumPy's multiply loop fuses (x86-64 with FMA: the oracle's machines):
+    (1 + 2^-30)(1 - 2^-30) - 1 is -2^-60 once fused, 0 in two roundings."""
+    a = np.array([complex(1 + 2.0 ** -30, 1.0)])
+    b = np.array([complex(1 - 2.0 ** -30, -1.0)])
+    return (a * b)[0].real == 2 - 2.0 ** -60  # re = a.re b.re - a.im b.im = (1 - 2^-60) + 1
+
+
+@pytest.mark.parametrize("dt", [np.complex64, np.complex128])
+def test_products_bit_for_bit(lib, dt):
+    rng = np.random.default_rng()
+    rt = _real(dt)
+    a = (rng.standard_normal(4000) + 1j * rng.standard_normal(4000)).astype(dt)
+    b = (rng.standard_normal(4000) + 1j * rng.standard_normal(4000)).astype(dt)
+    big = np.array([complex(np.finfo(rt).max / 3, np.finfo(rt).max / 3), complex(1e38, np.inf), 3 + 0j], dt)
+    # power's integer steps: NumPy's npy_cpow multiplies unfused
+    for n in (2, 3, 5, -3):
+        np.testing.assert_array_equal(_power(lib, a, np.array(n, dt)), np.power(a, dt(n)), err_msg="z ** {}".format(n))
+    if not _numpy_fuses_complex_products():
+        pytest.skip("this NumPy's complex multiply does not fuse (no FMA)")
+    pa, pb, out = a.view(rt).copy(), b.view(rt).copy(), np.empty(2 * a.size, rt)
+    getattr(lib, "mul_f" if rt is np.float32 else "mul_d")(
+        *(x.ctypes.data_as(ctypes.c_void_p) for x in (pa, pb, out)), ctypes.c_long(a.size))
+    np.testing.assert_array_equal(out.view(dt), a * b)
+    with np.errstate(all="ignore"):
+        got = _unary(lib, "square" + ("_f" if rt is np.float32 else "_d"), np.concatenate([a, big]))
+        np.testing.assert_array_equal(got, np.square(np.concatenate([a, big])))

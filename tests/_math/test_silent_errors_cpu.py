@@ -181,3 +181,88 @@ def test_diff_0d_prepend_broadcast_shape(recorded_launches):
     """A 0-d device prepend is broadcast along the other dimensions (NumPy's rule), as before."""
     r = cp.diff(cp.empty((2, 3), "float32"), prepend=cp.empty((), "float32"), append=cp.empty((2, 1), "float32"))
     assert r.shape == np.diff(np.zeros((2, 3), "float32"), prepend=0, append=np.zeros((2, 1), "float32")).shape
+
+
+# initial= as NumPy's own item assignment into the loop's dtype: a Python float is truncated to an
+# int and range-checked (-2.0 for uint8 is OverflowError, NaN ValueError), a NumPy integer of
+# another type goes through a Python int (np.uint8(200) for int8 raises) or wraps, None is "no
+# start value" (a reduction with an identity loses it), an out= of another dtype is the loop's.
+_INITIALS = (-2, -2.0, -2.5, -0.5, 300.0, 2 ** 63, 2 ** 64, 1e30, float("nan"), float("inf"), 1j, None, True,
+             np.int64(-2), np.uint64(2 ** 63), np.uint8(200), np.float64(1e30))
+_CALLS = {
+    "max": lambda xp, x, **k: xp.max(x, **k), "amin": lambda xp, x, **k: xp.amin(x, **k),
+    "method": lambda xp, x, **k: x.max(**k), "nanmin": lambda xp, x, **k: xp.nanmin(x, **k),
+    "sum": lambda xp, x, **k: xp.sum(x, **k), "prod": lambda xp, x, **k: xp.prod(x, **k),
+    "maximum.reduce": lambda xp, x, **k: xp.maximum.reduce(x, **k),
+    "fmin.reduce": lambda xp, x, **k: xp.fmin.reduce(x, **k),
+}
+
+
+@pytest.fixture
+def reductions_recorded(recorded_launches, monkeypatch):
+    """The recorder with reductions' kernels as placeholders (name, ...), on a simulated SM count."""
+    from cuarray._core import reduction
+    from cuarray.cuda import device
+
+    monkeypatch.setattr(reduction.ReductionDef, "_kernel", lambda self, st: (self.name, st))
+    monkeypatch.setattr(reduction, "_new_counter", lambda dev: 1 << 39)
+    monkeypatch.setitem(device._SM_COUNT, device.get_device_id(), 132)
+    return recorded_launches
+
+
+def _outcome(f):
+    try:
+        r = f()
+    except Exception as e:  # noqa: BLE001 (the type is the comparison)
+        return type(e).__name__
+    return "value " + str(r.dtype)
+
+
+@pytest.mark.filterwarnings("ignore::numpy.exceptions.ComplexWarning")
+@pytest.mark.parametrize("dt", ["uint8", "uint32", "uint64", "int8", "bool", "float16", "complex64"])
+def test_initial_raises_as_numpy(reductions_recorded, dt):
+    h = np.arange(1, 7).astype(dt).reshape(2, 3)
+    g = cp.empty((2, 3), dtype=dt)
+    kws = ({}, {"axis": (0, 1), "keepdims": True}, {"axis": 0, "out": np.int64}, {"axis": 0, "out": np.uint8},
+           {"axis": 1, "where": True}, {"axis": 0, "empty": True})
+    bad = []
+    for name, fn in _CALLS.items():
+        for init in _INITIALS:
+            for kw in kws:
+                def call(xp, x, kw=kw):
+                    k = dict(kw)
+                    if k.pop("empty", False):
+                        x = x[:0]
+                    if "out" in k:
+                        k["out"] = (np.zeros if xp is np else cp.empty)(3, dtype=k["out"])
+                    if "where" in k:
+                        k["where"] = np.ones(3, bool) if xp is np else cp.empty(3, dtype=bool)
+                    return lambda: fn(xp, x, initial=init, **k)
+                with np.errstate(all="ignore"):
+                    want = _outcome(call(np, h))
+                got = _outcome(call(cp, g))
+                if want != got:
+                    bad.append((name, init, kw, want, got))
+    assert not bad, bad[:10]
+
+
+def _init_scalar(calls):
+    """The `_init` launch scalar of the last reduction launched: (stream, config, kernel, the input's
+    pointer, `_init`, the output's pointer, ...)."""
+    return calls[-1][4]
+
+
+@pytest.mark.parametrize("dt,init,out", [
+    ("uint8", np.int64(-2), None), ("int8", -2.5, None), ("uint16", np.float64(1e30), None),
+    ("uint8", -2, "int64"), ("int64", -2, "uint8"), ("float16", 1e6, None), ("bool", -2, None),
+    ("float32", -2.5, "float64")])
+def test_initial_start_value_is_numpys(reductions_recorded, dt, init, out):
+    """The start value the kernel gets is NumPy's for a slice the mask leaves empty (where all
+    False); max of uint8 into an int64 out starts from -2, not 254 (its loop is int64)."""
+    kw = {} if out is None else {"out": np.zeros((), out)}
+    with np.errstate(all="ignore"):
+        want = np.max(np.zeros(1, dt), where=np.zeros(1, bool), initial=init, **kw)
+    gkw = {} if out is None else {"out": cp.empty((), dtype=out)}
+    cp.max(cp.empty(4, dtype=dt), initial=init, **gkw)
+    got = _init_scalar(reductions_recorded)
+    assert got == want or (np.isnan(want) and np.isnan(got)), (got, want)

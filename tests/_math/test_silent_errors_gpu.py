@@ -120,6 +120,43 @@ def test_initial_in_range_still_answers():
     assert int(cp.min(cp.asarray(a), initial=np.int64(-2))) == np.min(a, initial=np.int64(-2))
 
 
+@pytest.mark.parametrize("fn", ["max", "min", "sum", "maximum.reduce", "nanmin"])
+@pytest.mark.parametrize("dt,init,out", [
+    ("uint8", np.int64(-2), None), ("uint8", -2, "int64"), ("int64", -2, "uint8"), ("int8", -2.5, None),
+    ("uint16", np.float64(1e30), None), ("float16", 1e6, None), ("bool", -2, None), ("float32", -2.5, "float64"),
+    ("uint32", None, None)])
+def test_initial_values(fn, dt, init, out):
+    """initial= as NumPy's start value: in the loop's dtype, which an out= of another dtype sets
+    (max of uint8 into int64 from -2); columns the mask leaves empty are that value."""
+    rng = np.random.default_rng(1)
+    a = rng.integers(0, 9, size=(5, 6)).astype(dt)
+    w = rng.random((5, 6)) < 0.5
+    w[:, 2] = False
+    w[:, 3] = True
+    f = {"maximum.reduce": lambda xp: xp.maximum.reduce}.get(fn, lambda xp: getattr(xp, fn))
+    if init is None:
+        w[:, 2] = True  # (no start value: every column needs an element)
+    for masked in (False, True):
+        def kw(xp):
+            k = {"axis": 0, "initial": init}
+            if masked:
+                k["where"] = xp.asarray(w)
+            if out is not None:
+                k["out"] = xp.zeros(6, out)
+            return k
+        with np.errstate(all="ignore"):
+            try:
+                want = f(np)(a, **kw(np))
+            except (TypeError, ValueError, OverflowError) as e:
+                with pytest.raises(type(e)):
+                    f(cp)(cp.asarray(a), **kw(cp))
+                continue
+        got = f(cp)(cp.asarray(a), **kw(cp))
+        assert got.dtype == want.dtype, (got.dtype, want.dtype)
+        np.testing.assert_array_equal(got.get(), want, err_msg="{} {} initial={!r} out={} where={}".format(
+            fn, dt, init, out, masked))
+
+
 @pytest.mark.parametrize("dt", ["float32", "float64", "int64", "complex128"])
 def test_average_zero_weight_sum(dt):
     a = np.arange(6, dtype=dt).reshape(2, 3)

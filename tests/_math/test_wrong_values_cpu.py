@@ -165,3 +165,13 @@ def test_unary_definition_is_keyed_by_its_operation():
     a = misc._unary_definition("i0", "out0 = cyl_bessel_i0f(fabs(in0))", dt, dt, dt)
     b = misc._unary_definition("i0", "out0 = ::isinf(in0) ? in0 - in0 : cyl_bessel_i0f(fabs(in0))", dt, dt, dt)
     assert a is not b and "isinf" in b.operation and "isinf" not in a.operation
+
+
+
+@pytest.mark.nvrtc_fast
+def test_every_complex_function_compiles():
+    """Every function of complex_math.cuh and complex.cuh's fused product in one sm_90 compile, float
+    and double (host/complex_math_device.cu): the special cases and far-field branches use scalbn,
+    ilogb, signbit and fma, whose device overloads must exist for both (values:
+    test_complex_math_host_cpu.py on the host, test_wrong_values_gpu.py on the device)."""
+    _compile([(pathlib.Path(__file__).parent / "host" / "complex_math_device.cu").read_text()])

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 import cuarray as cp
+from complex_special_values import UNARY, mismatches, oracle, random_range, special_grid  # (beside this file)
 
 pytestmark = pytest.mark.gpu
 
@@ -50,6 +51,50 @@ def test_float_power_of_complex_zero(dt):
     np.testing.assert_array_equal(got, want)
     np.testing.assert_array_equal(cp.float_power(cp.asarray(x), 2.5).get(), np.float_power(x, 2.5))
     np.testing.assert_array_equal(cp.power(cp.asarray(x), cp.asarray(b)).get(), np.power(x, b))
+
+
+@pytest.mark.parametrize("dt", ["complex64", "complex128"])
+def test_complex_unary_special_values_and_range(dt):
+    """Every complex unary ufunc over every pair of special parts (+-0, +-inf, NaN, subnormal,
+    +-1e308, the largest finite, 1, 0.5, 3) and over fresh values of every magnitude, against NumPy
+    2.5 (glibc's complex functions; the exact value where NumPy's is documented as inaccurate:
+    tests/_math/complex_special_values.py): each NaN, infinity and signed zero NumPy's, finite parts
+    within 32 ulps (CUDA's real functions add their last bits to the host build's 8). The host build
+    of the same header: test_complex_math_host_cpu.py."""
+    bad = []
+    for z, kw in ((special_grid(dt), {"rtol": 32, "noise": 2.0 ** -20}),
+                  (random_range(dt, 2000, np.random.default_rng()), {"rtol": 32, "noise": 1.0})):
+        gz = cp.asarray(z)
+        for name in UNARY:
+            with np.errstate(all="ignore"):
+                got = getattr(cp, name)(gz).get()
+            want = oracle(name, z)
+            assert got.dtype == want.dtype, (name, got.dtype, want.dtype)
+            bad += mismatches(got, want, z, name, **kw)
+    assert not bad, "{} mismatches:\n  ".format(len(bad)) + "\n  ".join(bad[:40])
+
+
+@pytest.mark.parametrize("dt", ["complex64", "complex128"])
+def test_complex_products_bit_for_bit(dt):
+    """multiply and square as NumPy's fused loop (x86-64 with FMA), power's integer exponents as its
+    unfused npy_cpow (1/r as its division), bit for bit; (1e308+1e308j)**2 is -inf+infj."""
+    rng = np.random.default_rng()
+    rt = np.finfo(np.dtype(dt).char.lower())
+    a = (rng.standard_normal(5000) + 1j * rng.standard_normal(5000)).astype(dt)
+    b = (rng.standard_normal(5000) + 1j * rng.standard_normal(5000)).astype(dt)
+    big = np.array([complex(rt.max / 3, rt.max / 3), complex(rt.max / 3, np.inf), 3 + 0j], dt)
+    ga, gb = cp.asarray(a), cp.asarray(b)
+    for n in (2, 3, 5, -3):
+        np.testing.assert_array_equal(cp.power(ga, np.array(n, dt)).get(), np.power(a, np.array(n, dt)),
+                                      err_msg="z ** {}".format(n))
+    fuses = (np.array([complex(1 + 2.0 ** -30, 1)]) * np.array([complex(1 - 2.0 ** -30, -1)]))[0].real == 2 - 2.0 ** -60
+    if not fuses:
+        pytest.skip("this NumPy's complex multiply does not fuse (no FMA on this host)")
+    np.testing.assert_array_equal((ga * gb).get(), a * b)
+    with np.errstate(all="ignore"):
+        c = np.concatenate([a, big])
+        np.testing.assert_array_equal(cp.square(cp.asarray(c)).get(), np.square(c))
+        np.testing.assert_array_equal(cp.multiply(cp.asarray(c), cp.asarray(c)).get(), c * c)
 
 
 _ZERO_EXPONENTS = [0, 0j, complex(-0.0, 0), 2, 2.5, 1e-300, 0.5, complex(2, 3), complex(0, 3), -2, complex(-2, 1),
@@ -96,9 +141,13 @@ def test_complex_zero_powers_through_every_entry(dt, fn):
             np.testing.assert_array_equal(cpf(0j, cp.asarray(b)).get(), npf(0j, b))
             np.testing.assert_array_equal(cpf(cp.asarray(zeros[:1].reshape(())), cp.asarray(np.array(e, dt))).get(),
                                           npf(zeros[0], np.array(e, dt)))
-        for rdt in ("float32", "float64", "int64"):  # real exponent arrays
-            r = np.array([0, 1, 2, -1, 3], rdt)
-            np.testing.assert_array_equal(cpf(cp.asarray(zeros)[:, None], cp.asarray(r)).get(), npf(zeros[:, None], r))
+        for rdt in ("float32", "float64", "int64", "bool", "float16", "uint8"):  # real exponent arrays
+            r = np.array([0, 1, 2, -1, 3], rdt) if rdt != "uint8" else np.array([0, 1, 2, 255, 3], rdt)
+            np.testing.assert_array_equal(cpf(cp.asarray(zeros)[:, None], cp.asarray(r)).get(), npf(zeros[:, None], r),
+                                          err_msg=rdt)
+        for e in (True, False, np.True_, np.float32(2), np.float16(0.5), np.int8(-1)):  # bool and NumPy scalars
+            np.testing.assert_array_equal(cpf(cp.asarray(zeros), e).get(), npf(zeros, e), err_msg=repr(e))
+            np.testing.assert_array_equal(cpf(e, cp.asarray(zeros)).get(), npf(e, zeros), err_msg=repr(e))
         if fn == "power":
             np.testing.assert_array_equal((cp.asarray(zeros) ** 0j).get(), zeros ** 0j)
             np.testing.assert_array_equal((cp.asarray(zeros) ** 2.5).get(), zeros ** 2.5)
@@ -107,28 +156,54 @@ def test_complex_zero_powers_through_every_entry(dt, fn):
         np.testing.assert_array_equal(fused(cp.asarray(zeros)[:, None], cp.asarray(b)).get(), npf(zeros[:, None], b))
 
 
+def _parts_equal(got, want, what):
+    """Equal as values with NaN == NaN, real and imaginary parts apart (a complex NaN class)."""
+    for f in ((np.real, np.imag) if np.iscomplexobj(want) else (np.asarray,)):
+        np.testing.assert_array_equal(f(got), f(want), err_msg=what)
+
+
 def _check_unique_inverse(x):
     """NumPy's own results where they are defined; by invariants where its unstable sort leaves
     them open (which of several NaNs, or of -0.0 and 0.0, an index names)."""
     vals, inv = (r.get() for r in cp.unique_inverse(cp.asarray(x)))
     nvals, ninv = np.unique_inverse(x)
-    assert inv.shape == ninv.shape and inv.dtype == ninv.dtype
-    np.testing.assert_array_equal(vals, nvals)  # NaN == NaN, -0.0 == 0.0
-    np.testing.assert_array_equal(vals[inv], x)  # every element maps back to itself
+    assert inv.shape == ninv.shape == x.shape and inv.dtype == ninv.dtype
+    _parts_equal(vals, nvals, "values")  # NaN == NaN, -0.0 == 0.0; NumPy's order of complex NaN classes
+    _parts_equal(vals[inv], x, "values[inverse]")  # every element maps back to itself
     finite = ~np.isnan(x)
     np.testing.assert_array_equal(inv[finite], ninv[finite])  # equal values: one index, NumPy's
     nan_slots = np.flatnonzero(np.isnan(nvals))
     assert sorted(inv[~finite].ravel().tolist()) == nan_slots.tolist()  # each NaN its own slot
+    # With indices NumPy's sort is stable (mergesort): every result is defined, cuarray's exactly.
+    got = [r.get() for r in cp.unique_all(cp.asarray(x))]
+    want = np.unique_all(x)
+    for name, g, w in zip(want._fields, got, want):
+        assert g.shape == w.shape and g.dtype == w.dtype, (name, g.shape, w.shape, g.dtype, w.dtype)
+        _parts_equal(g, w, "unique_all " + name)
+        if name == "values":  # the first zero of the input kept, as NumPy's stable sort
+            np.testing.assert_array_equal(np.signbit(np.real(g)), np.signbit(np.real(w)))
+    got = [r.get() for r in cp.unique(cp.asarray(x), True, True, True, equal_nan=False)]
+    for name, g, w in zip(want._fields, got, np.unique(x, True, True, True, equal_nan=False)):
+        _parts_equal(g, w, "unique(equal_nan=False) " + name)
+    g, w = cp.unique_counts(cp.asarray(x)), np.unique_counts(x)
+    _parts_equal(g.values.get(), w.values, "unique_counts values")
+    np.testing.assert_array_equal(g.counts.get(), w.counts)
 
 
-@pytest.mark.parametrize("seed", range(4))
-def test_unique_inverse_float64(seed):
+@pytest.mark.parametrize("dt", ["float32", "float64", "complex64", "complex128"])
+@pytest.mark.parametrize("seed", range(2))
+def test_unique_inverse(dt, seed):
     rng = np.random.default_rng(seed)
     pool = np.array([np.nan, -0.0, 0.0, 1.5, -1.5, np.inf, -np.inf, 2.0])
     for n in (1, 5, 17, 300):
         x = rng.choice(pool, size=n)
+        if dt.startswith("complex"):
+            x = x + 0j
+            x.imag = rng.choice(pool, size=n)
+        x = x.astype(dt)
         _check_unique_inverse(x)
         _check_unique_inverse(x.reshape(-1, 1)[::-1])
+        _check_unique_inverse(x[: n - n % 3].reshape(3, -1, order="F") if n >= 3 else x[0].reshape(()))
 
 
 @pytest.mark.parametrize("args", [(0, 1e-300, np.float32(0.1)), (np.float16(0.3), 2, 1e10),

@@ -49,3 +49,26 @@ def test_python_scalar_operand(xp, dtype, subscripts, scalar_first, scalar):
 @testing.numpy_cuarray_allclose(accept_error=TypeError)
 def test_python_scalar_with_dtype_refused_as_numpy(xp, dtype, scalar):
     return xp.einsum("i,->i", testing.shaped_arange((3,), xp, dtype), scalar, dtype=dtype)
+
+
+@pytest.mark.parametrize("subscripts", ["ijk->kji", "iii->i", "...i->...i", "ij...->ji...", "ijk->", "ijk->ij",
+                                        "iij->j", "ij,jk", "ij,ij->ij", "ijk,k->ij"])
+@pytest.mark.parametrize("kw", [{"dtype": numpy.uint8, "casting": "unsafe"}, {"dtype": numpy.float64},
+                                {"dtype": numpy.uint8}, {"dtype": numpy.int64, "optimize": True},
+                                {"dtype": numpy.float16, "casting": "same_kind", "optimize": "greedy"}])
+def test_dtype_and_casting_as_numpy(subscripts, kw):
+    """dtype=/casting= against NumPy 2.5: one operand whose labels are all kept is NumPy's view of it
+    whatever they say; a sum or a product casts the operands (its TypeError where the cast is
+    refused) and computes in the asked type (uint8 wraps)."""
+    rng = numpy.random.default_rng()
+    a = rng.integers(0, 40, (3, 3, 3)).astype(numpy.int32)
+    ops = {"ij,jk": [a[0], a[1]], "ij,ij->ij": [a[0], a[1]], "ijk,k->ij": [a, a[0, 0]]}.get(subscripts, [a])
+    try:
+        want = numpy.einsum(subscripts, *ops, **kw)
+    except TypeError:
+        with pytest.raises(TypeError):
+            cuarray.einsum(subscripts, *[cuarray.asarray(o) for o in ops], **kw)
+        return
+    got = cuarray.einsum(subscripts, *[cuarray.asarray(o) for o in ops], **kw)
+    assert got.dtype == want.dtype and got.shape == want.shape, (got.dtype, want.dtype)
+    numpy.testing.assert_allclose(got.get(), want, rtol=1e-2 if want.dtype == numpy.float16 else 1e-6)

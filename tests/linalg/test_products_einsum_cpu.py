@@ -231,3 +231,24 @@ def test_unary_einsum_is_a_new_view(subscripts, output):
     r = _einsum.contract(NumpyBackend, [a], [subscripts], output, {"a": 3, "b": 3}, [(0,)])
     assert r is not a and np.shares_memory(r, a)
     np.testing.assert_array_equal(r, np.einsum(subscripts + "->" + output, a))
+
+
+@pytest.mark.parametrize("subscripts", ["ijk->kji", "iii->i", "...i->...i", "ij...->ji...", "ijk", "iij->ij",
+                                        "ijk->ijk", "i...->...i"])
+@pytest.mark.parametrize("kw", [{"dtype": "uint8", "casting": "unsafe"}, {"dtype": "float64"},
+                                {"dtype": "int8"}, {"dtype": "float16", "casting": "same_kind", "optimize": True},
+                                {"dtype": "uint8", "order": "F", "optimize": "optimal"}])
+def test_unary_view_ignores_dtype_and_casting(subscripts, kw):
+    """One operand, every label kept: NumPy returns the operand's view before it reads dtype= and
+    casting= (int32 stays int32, no cast refused; the lead's diagnostic saw cuarray cast to uint8).
+    A view needs no kernel, so the real einsum runs here on a host-backed array."""
+    from . import _host_fake as hf
+    import cuarray
+
+    for h in (np.arange(27, dtype=np.int32).reshape(3, 3, 3), np.arange(27).astype("M8[s]").reshape(3, 3, 3)):
+        want = np.einsum(subscripts, h, **kw)
+        d = hf.from_np(h)
+        got = cuarray.einsum(subscripts, d, **kw)
+        assert got.dtype == want.dtype and got.shape == want.shape and got.strides == want.strides
+        assert got is not d and d.data.ptr <= got.data.ptr < d.data.ptr + d.nbytes  # a view, as NumPy's
+        np.testing.assert_array_equal(hf.to_np(got), want)

@@ -129,3 +129,67 @@ def test_import_loads_no_math_library():
     code = "import sys, cuarray, cuarray.linalg; print(any(m.startswith('nvmath') for m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+# -- pinv's host path on NumPy stand-ins -----------------------------------------------------------
+def _single_precision_jacobi(a, full_matrices, hermitian):
+    """NumPy's SVD of `a`, with what cuSOLVER's Jacobi SVD leaves of an exactly rank-deficient
+    matrix in its own precision: zero singular values at rounding level, 4 eps of the largest (LAPACK
+    reaches ~1e-17 on such matrices, under NumPy's default cutoff 1e-15 either way)."""
+    u, s, vh = np.linalg.svd(a, full_matrices=full_matrices, hermitian=hermitian)
+    floor = 4 * np.finfo(s.dtype).eps * s[..., :1]
+    return u, np.maximum(s, floor).astype(s.dtype), vh
+
+
+@pytest.fixture(scope="module")
+def host_pinv():
+    """`linalg.pinv` of a private copy of `_solve` whose array routines are NumPy's on host-backed
+    arrays; `asked` records the dtype each SVD is asked in."""
+    import types
+
+    from cuarray.linalg import _solve
+    from cuarray.testing.fake_device import host_module
+
+    asked = []
+    H, F = hf.to_np, hf.from_np
+
+    def h(x):  # an operand: a host-backed array's values, a scalar as it is
+        return H(x) if hasattr(x, "_shape") else x
+
+    def svd(x, full_matrices=True, hermitian=False):
+        asked.append(x.dtype)
+        return tuple(F(r) for r in _single_precision_jacobi(H(x), full_matrices, hermitian))
+
+    mod = host_module(_solve, {
+        "svd": svd, "conj": lambda x: F(np.conj(H(x))), "_matmul": lambda x, y: F(H(x) @ H(y)),
+        "max_": lambda x, axis=None, keepdims=False: F(np.max(H(x), axis=axis, keepdims=keepdims)),
+        "where": lambda c, x, y: F(np.where(H(c), h(x), h(y))), "greater": lambda x, y: F(np.greater(h(x), h(y))),
+        "divide": lambda x, y: F(np.divide(h(x), h(y))), "multiply": lambda x, y: F(np.multiply(h(x), h(y))),
+        "astype": lambda x, dt: F(H(x).astype(dt)), "expand_dims": lambda x, ax: F(np.expand_dims(H(x), ax)),
+        "as_parameter": lambda x, fn: F(np.asarray(x)), "empty": lambda shape, dtype=float: F(np.empty(shape, dtype))})
+    return types.SimpleNamespace(pinv=mod.pinv, asked=asked)
+
+
+@pytest.mark.parametrize("dt", ["float32", "complex64", "float64"])
+@pytest.mark.parametrize("shape", [(2, 3, 4, 4), (2, 3, 5, 3), (2, 2, 3, 5)])
+def test_pinv_of_rank_deficient_stacks_as_numpy(host_pinv, dt, shape):
+    """Small-integer stacks (most matrices exactly singular: NumPy cuts their zero singular values
+    at the default rcond) with each matrix's own cutoff, rtol=None and an rcond per matrix: NumPy's
+    pinv. Single precision is decomposed in double (a single-precision SVD's rounding-level zeros,
+    4e-7 of the largest, would pass the 1e-15 cutoff and be inverted), the result in the input's type."""
+    rng = np.random.default_rng()
+    a = rng.integers(-1, 2, shape).astype(dt)
+    if dt.startswith("complex"):
+        a = a + 1j * rng.integers(-1, 2, shape).astype(dt)
+    a[0, 0] = 1  # a rank-1 matrix
+    for kw in ({}, {"rtol": None}, {"rcond": rng.random(shape[:-2]) * 0.5}, {"hermitian": True}):
+        if kw.get("hermitian") and shape[-1] != shape[-2]:
+            continue
+        x = (a + np.conj(np.swapaxes(a, -1, -2))) if kw.get("hermitian") else a
+        del host_pinv.asked[:]
+        got = hf.to_np(host_pinv.pinv(hf.from_np(x), **kw))
+        want = np.linalg.pinv(x, **kw)
+        assert got.dtype == want.dtype and got.shape == want.shape
+        assert host_pinv.asked == [np.dtype({"float32": "float64", "complex64": "complex128"}.get(dt, dt))]
+        tol = 1e-4 if dt != "float64" else 1e-9
+        np.testing.assert_allclose(got, want, rtol=tol, atol=tol * max(1, np.abs(want).max()), err_msg=str(kw))

@@ -202,6 +202,35 @@ def test_hermitian_svd_and_rank(request, dt):
 
 
 @pytest.mark.parametrize("dt", DTYPES, ids=str)
+def test_pinv_of_four_dimensional_stacks(request, dt):
+    """pinv of 4-D stacks (the batched Jacobi SVD over two batch axes, and the loop past 32): random,
+    with zero columns, of small integers (mostly exactly singular: NumPy cuts their zero singular
+    values at the default rcond, cuarray must too: single precision decomposes in double), each
+    matrix's own cutoff, rtol=None, an rcond per matrix, hermitian=True, empty stacks."""
+    rng = np.random.default_rng(_seed(request))
+    for shape in [(2, 3, 5, 4), (2, 3, 4, 5), (2, 3, 4, 4), (1, 2, 3, 3), (2, 2, 40, 33)]:
+        cases = {"random": _rand(shape, dt, rng), "small integers": rng.integers(-1, 2, shape).astype(dt)}
+        z = _rand(shape, dt, rng)
+        z[0, 1] = z[0, 1] @ np.diag([1, 1] + [0] * (shape[-1] - 2)).astype(dt)  # two rank-deficient
+        cases["zero columns"] = z
+        for name, a in cases.items():
+            what = "{} {} {}".format(name, shape, dt)
+            for kw in ({}, {"rtol": None}, {"rtol": 0.1}, {"rcond": rng.random(shape[:-2]) * 0.3}):
+                got = la.pinv(cuarray.asarray(a), **({**kw, "rcond": cuarray.asarray(kw["rcond"])} if "rcond" in kw
+                                                     else kw))
+                assert got.dtype == dt, what
+                _close(got, np.linalg.pinv(a, **kw), dt, "pinv {} {}".format(kw, what))
+            if shape[-1] == shape[-2]:
+                h = a + np.conj(np.swapaxes(a, -1, -2))
+                _close(la.pinv(cuarray.asarray(h), hermitian=True), np.linalg.pinv(h, hermitian=True), dt,
+                       "pinv hermitian " + what)
+    for shape in [(2, 3, 0, 4), (2, 0, 3, 3), (0, 2, 4, 0)]:
+        e = np.zeros(shape, dt)
+        got = la.pinv(cuarray.asarray(e))
+        assert got.shape == np.linalg.pinv(e).shape and got.dtype == dt
+
+
+@pytest.mark.parametrize("dt", DTYPES, ids=str)
 @pytest.mark.parametrize("bshape", [(6,), (6, 3), (6, 0)])
 @pytest.mark.parametrize("ashape", [(6, 4), (6, 6), (4, 6), (6, 1)])
 def test_lstsq(request, dt, ashape, bshape):

@@ -26,14 +26,19 @@ extern "C" void set_rough(int r) { rough = r; }
   for (long i = 0; i < n; ++i) { complex<T> a(z[2*i], z[2*i+1]); auto r = EXPR; store(out, i, r); } }
 template <typename T> static void store(T* o, long i, T r) { o[i] = r; }
 template <typename T> static void store(T* o, long i, complex<T> r) { o[2*i] = r.re; o[2*i+1] = r.im; }
-UNARY(abs_d, double, cuarray::abs(a))
-UNARY(abs_f, float, cuarray::abs(a))
-UNARY(log1p_d, double, cuarray::log1p(a))
-UNARY(log1p_f, float, cuarray::log1p(a))
-UNARY(log_d, double, cuarray::log(a))
-UNARY(log_f, float, cuarray::log(a))
+// every complex unary ufunc's function, both precisions: NAME_d, NAME_f
+#define BOTH(NAME) UNARY(NAME##_d, double, cuarray::NAME(a)) UNARY(NAME##_f, float, cuarray::NAME(a))
+BOTH(abs) BOTH(log1p) BOTH(log) BOTH(log2) BOTH(log10) BOTH(exp) BOTH(exp2) BOTH(expm1) BOTH(sqrt)
+BOTH(sin) BOTH(cos) BOTH(tan) BOTH(sinh) BOTH(cosh) BOTH(tanh) BOTH(asin) BOTH(acos) BOTH(atan)
+BOTH(asinh) BOTH(acosh) BOTH(atanh) BOTH(sign) BOTH(reciprocal) BOTH(square)
 #define BINARY(NAME, T) extern "C" void NAME(const T* a, const T* b, T* out, long n) { \
   for (long i = 0; i < n; ++i) { auto r = cuarray::power(complex<T>(a[2*i], a[2*i+1]), complex<T>(b[2*i], b[2*i+1])); \
     out[2*i] = r.re; out[2*i+1] = r.im; } }
 BINARY(pow_d, double)
 BINARY(pow_f, float)
+// the multiply ufunc's product (complex.cuh's operator*)
+#define PRODUCT(NAME, T) extern "C" void NAME(const T* a, const T* b, T* out, long n) { \
+  for (long i = 0; i < n; ++i) { auto r = complex<T>(a[2*i], a[2*i+1]) * complex<T>(b[2*i], b[2*i+1]); \
+    out[2*i] = r.re; out[2*i+1] = r.im; } }
+PRODUCT(mul_d, double)
+PRODUCT(mul_f, float)

@@ -1,12 +1,14 @@
 // cuarray/complex_math.cuh: elementary functions of cuarray::complex<T> (T = float or double).
 // Found by argument-dependent lookup, so a ufunc row writes `exp(in0)` for every kind.
 //
-// Branch cuts and signed zeros follow C99 Annex G (NumPy's reference). The inverse functions use
-// Kahan's formulas ("Branch cuts for complex elementary functions", 1987), which are exact on
-// the cuts and avoid cancellation near them. Known limits (docs/ufuncs.md): cosh/sinh/exp whose
-// real part is just past the overflow threshold of the type (exp(x) overflows, exp(x)*cos(y)
-// would not) return inf; atanh far from the origin (|z| > 1/sqrt(eps)) loses relative accuracy
-// in the tiny real part.
+// Branch cuts and signed zeros follow C99 Annex G; where Annex G leaves a sign open (sinh(-inf +
+// i inf), sin(inf + i inf), asin(inf + i nan)...) the choice is glibc's, whose complex functions
+// NumPy calls on Linux. The inverse functions use Kahan's formulas ("Branch cuts for complex
+// elementary functions", 1987), which are exact on the cuts and avoid cancellation near them, and
+// past |z| = 1/eps log(2z) (asinh, acosh, asin, acos) or 1/z (atanh, atan), as glibc and FreeBSD's
+// msun do, so that no intermediate overflows below the top of the range; exp, sinh and cosh past
+// exp's overflow threshold multiply exp(|x|) in steps, as glibc, so a part that is finite
+// (cosh(1000 + 1e-300j)'s imaginary part) stays finite.
 #pragma once
 
 namespace cuarray {
@@ -14,11 +16,17 @@ namespace cuarray {
 template <typename T> struct complex_consts;
 template <> struct complex_consts<float> {
   static __device__ __forceinline__ float big() { return 1.0e18f; }        // sqrt scales beyond this
+  static __device__ __forceinline__ float small() { return 0x1p-100f; }   // and scales up below this
+  static __device__ __forceinline__ float recip_eps() { return 0x1p23f; }  // 1/eps: the inverses' far field
+  static __device__ __forceinline__ float max_val() { return 3.40282346638528859811704183484516925e+38f; }
   static __device__ __forceinline__ float exp_max() { return 88.0f; }      // exp overflows past it
   static __device__ __forceinline__ float tanh_big() { return 9.0f; }      // tanh(x) == +-1 past it
 };
 template <> struct complex_consts<double> {
   static __device__ __forceinline__ double big() { return 1.0e150; }
+  static __device__ __forceinline__ double small() { return 0x1p-900; }
+  static __device__ __forceinline__ double recip_eps() { return 0x1p52; }
+  static __device__ __forceinline__ double max_val() { return 1.79769313486231570814527423731704357e+308; }
   static __device__ __forceinline__ double exp_max() { return 709.0; }
   static __device__ __forceinline__ double tanh_big() { return 22.0; }
 };
@@ -72,26 +80,47 @@ __device__ __forceinline__ complex<T> sign(complex<T> z) {
   }
   if (::isinf(z.im)) return complex<T>(T(0), z.im > T(0) ? T(1) : T(-1));
   if (z.re != z.re || z.im != z.im) return complex<T>(c_nan<T>(), c_nan<T>());
-  T a = ::hypot(z.re, z.im);
-  if (a == T(0)) return complex<T>(T(0), T(0));
-  return complex<T>(z.re / a, z.im / a);
+  T m = ::fmax(::fabs(z.re), ::fabs(z.im));
+  if (m == T(0)) return complex<T>(T(0), T(0));
+  // Over the larger part first (exact: a power of 2), so |z| past the type's range still gives
+  // z/|z| (NumPy 2.5 returns +-1j for sign(1.8e308 + 1e308j): docs/differences.md).
+  int e = ::ilogb(m);
+  T a = ::hypot(::scalbn(z.re, -e), ::scalbn(z.im, -e));
+  // scaling up is exact, scaling down rounds: after the quotient then, one rounding into subnormals
+  if (e < 0) return complex<T>(::scalbn(z.re, -e) / a, ::scalbn(z.im, -e) / a);
+  return complex<T>(::scalbn(z.re / a, -e), ::scalbn(z.im / a, -e));
 }
 
 // -- exponential and logarithm ---------------------------------------------------------------------
+// exp(ax) * (c, s) (half: exp(ax)/2, sinh and cosh there) for ax past exp's overflow threshold t:
+// exp(t) one factor at a time (glibc's steps), so that a tiny c or s keeps a finite product; past 3t
+// the largest finite value stands for the rest.
+template <typename T>
+__device__ __forceinline__ complex<T> exp_times(T ax, T c, T s, bool half) {
+  const T t = complex_consts<T>::exp_max();
+  const T et = ::exp(t);
+  c *= half ? et * T(0.5) : et;
+  s *= half ? et * T(0.5) : et;
+  ax -= t;
+  if (ax > t) {
+    ax -= t;
+    c *= et;
+    s *= et;
+  }
+  if (ax > t) return complex<T>(complex_consts<T>::max_val() * c, complex_consts<T>::max_val() * s);
+  T e = ::exp(ax);
+  return complex<T>(e * c, e * s);
+}
 template <typename T>
 __device__ __forceinline__ complex<T> exp(complex<T> z) {
   T x = z.re, y = z.im;
   if (y == T(0)) return complex<T>(::exp(x), y);  // exact for real input, keeps the zero's sign
   if (!::isfinite(y)) {
-    if (::isinf(x)) return x < T(0) ? complex<T>(T(0), T(0)) : complex<T>(x, y - y);
+    if (::isinf(x)) return x < T(0) ? complex<T>(T(0), ::copysign(T(0), y)) : complex<T>(x, y - y);  // (glibc's zero)
     return complex<T>(c_nan<T>(), c_nan<T>());
   }
   T c = ::cos(y), s = ::sin(y);
-  if (x > complex_consts<T>::exp_max()) {
-    // exp(x) alone overflows; exp(x/2)^2 * cos(y) may not.
-    T h = ::exp(x * T(0.5));
-    return complex<T>((h * c) * h, (h * s) * h);
-  }
+  if (x > complex_consts<T>::exp_max()) return exp_times(x, c, s, false);  // exp(x) alone overflows
   T e = ::exp(x);
   return complex<T>(e * c, e * s);
 }
@@ -171,16 +200,30 @@ __device__ __forceinline__ complex<T> sqrt(complex<T> z) {
     return complex<T>(y != y ? y : T(0), ::copysign(c_inf<T>(), y));
   }
   if (y != y) return complex<T>(y, y);
-  // Scale huge operands down (by 4, an exact power of 2) so |x| + hypot(x, y) cannot overflow.
+  // Scale huge operands down (by 4, an exact power of 2) so |x| + hypot(x, y) cannot overflow,
+  // and tiny ones up (by 2^(2k)) so that it is not a subnormal with fewer digits (sqrt(1e-310j)
+  // kept 12 of them).
   T scale = T(1);
   if (::fabs(x) > complex_consts<T>::big() || ::fabs(y) > complex_consts<T>::big()) {
     x *= T(0.25);
     y *= T(0.25);
     scale = T(2);
+  } else if (::fabs(x) < complex_consts<T>::small() && ::fabs(y) < complex_consts<T>::small()) {
+    const int k = sizeof(T) == 4 ? 60 : 500;  // small() * 2^(2k) stays far below 1
+    x = ::scalbn(x, 2 * k);
+    y = ::scalbn(y, 2 * k);
+    scale = ::scalbn(T(1), -k);
   }
   T t = ::sqrt((::fabs(x) + ::hypot(x, y)) * T(0.5));
   if (x >= T(0)) return complex<T>(t * scale, (y / (T(2) * t)) * scale);
   return complex<T>((::fabs(y) / (T(2) * t)) * scale, ::copysign(t, y) * scale);
+}
+
+// The textbook product, two roundings a part: NumPy's npy_cpow multiplies so (its baseline build has
+// no FMA), where its multiply loop fuses (complex.cuh's operator*).
+template <typename T>
+__device__ __forceinline__ complex<T> mul_unfused(complex<T> a, complex<T> b) {
+  return complex<T>(a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re);
 }
 
 // a**b: small integer exponents by repeated multiplication (exact where NumPy is exact, e.g.
@@ -198,19 +241,27 @@ __device__ __forceinline__ complex<T> pow(complex<T> a, complex<T> b) {
   if (b.im == T(0) && b.re == ::trunc(b.re) && ::fabs(b.re) < T(100)) {
     int n = int(b.re);
     if (n == 1) return a;
-    if (n == 2) return a * a;
-    if (n == 3) return a * (a * a);
+    if (n == 2) return mul_unfused(a, a);
+    if (n == 3) return mul_unfused(a, mul_unfused(a, a));
     int m = n < 0 ? -n : n;
     complex<T> r(T(1), T(0)), p = a;
     while (true) {
-      if (m & 1) r = r * p;
+      if (m & 1) r = mul_unfused(r, p);
       m >>= 1;
       if (!m) break;
-      p = p * p;
+      p = mul_unfused(p, p);
     }
-    return n < 0 ? complex<T>(T(1), T(0)) / r : r;
+    if (n >= 0) return r;
+    // 1/r as npy_cpow's cdiv(1, r): Smith's with a reciprocal scale, multiplied
+    if (::fabs(r.re) >= ::fabs(r.im)) {
+      if (r.re == T(0) && r.im == T(0)) return complex<T>(T(1) / ::fabs(r.re), T(0) / ::fabs(r.im));
+      T rat = r.im / r.re, scl = T(1) / (r.re + r.im * rat);
+      return complex<T>(scl, (T(0) - rat) * scl);
+    }
+    T rat = r.re / r.im, scl = T(1) / (r.im + r.re * rat);
+    return complex<T>(rat * scl, T(-1) * scl);
   }
-  return exp(b * log(a));
+  return exp(mul_unfused(b, log(a)));
 }
 template <typename T>
 __device__ __forceinline__ complex<T> power(complex<T> a, complex<T> b) { return pow(a, b); }
@@ -222,8 +273,12 @@ __device__ __forceinline__ complex<T> sinh(complex<T> z) {
   if (y == T(0)) return complex<T>(::sinh(x), y);
   if (!::isfinite(y)) {
     if (x == T(0)) return complex<T>(x, y - y);
-    if (::isinf(x)) return complex<T>(x, y - y);
+    if (::isinf(x)) return complex<T>(c_inf<T>(), y - y);  // (glibc's +inf: the sign is open)
     return complex<T>(c_nan<T>(), c_nan<T>());
+  }
+  if (::isfinite(x) && ::fabs(x) > complex_consts<T>::exp_max()) {
+    T c = ::cos(y);
+    return exp_times(::fabs(x), ::signbit(x) ? -c : c, ::sin(y), true);
   }
   return complex<T>(::sinh(x) * ::cos(y), ::cosh(x) * ::sin(y));
 }
@@ -237,6 +292,10 @@ __device__ __forceinline__ complex<T> cosh(complex<T> z) {
     return complex<T>(c_nan<T>(), c_nan<T>());
   }
   if (x == T(0)) return complex<T>(::cos(y), T(0) * ::sin(y) * ::copysign(T(1), x));
+  if (::isfinite(x) && ::fabs(x) > complex_consts<T>::exp_max()) {
+    T sn = ::sin(y);
+    return exp_times(::fabs(x), ::cos(y), ::signbit(x) ? -sn : sn, true);
+  }
   return complex<T>(::cosh(x) * ::cos(y), ::sinh(x) * ::sin(y));
 }
 // tanh by Kahan's formulation: no overflow, no cancellation for small z.
@@ -265,7 +324,11 @@ __device__ __forceinline__ complex<T> tanh(complex<T> z) {
 
 // -- trigonometric (through the hyperbolic functions of i*z) ---------------------------------------
 template <typename T>
-__device__ __forceinline__ complex<T> sin(complex<T> z) { return times_minus_i(sinh(times_i(z))); }
+__device__ __forceinline__ complex<T> sin(complex<T> z) {
+  // sin(+-inf or nan + i inf) is nan + i inf whatever the signs (glibc's csin; -i sinh(iz) gives -i inf)
+  if (::isinf(z.im) && !::isfinite(z.re)) return complex<T>(z.re - z.re, c_inf<T>());
+  return times_minus_i(sinh(times_i(z)));
+}
 template <typename T>
 __device__ __forceinline__ complex<T> cos(complex<T> z) { return cosh(times_i(z)); }
 template <typename T>
@@ -286,12 +349,29 @@ __device__ __forceinline__ complex<T> asin_finite(complex<T> z) {
 template <typename T>
 __device__ __forceinline__ bool is_finite_c(complex<T> z) { return ::isfinite(z.re) && ::isfinite(z.im); }
 
+// Far from the origin (a part past 1/eps): log(2z) = log 2 + log|z| + i arg z for acosh, asinh
+// on the mirror image in the right half-plane; log|z| scales where |z| itself would overflow.
+template <typename T>
+__device__ __forceinline__ bool is_far(complex<T> z) {
+  return ::fabs(z.re) > complex_consts<T>::recip_eps() || ::fabs(z.im) > complex_consts<T>::recip_eps();
+}
+template <typename T>
+__device__ __forceinline__ complex<T> log_2z(complex<T> z) {
+  const T ln2 = T(0.693147180559945309417232121458176568);
+  return complex<T>(log_abs(z) + ln2, ::atan2(z.im, z.re));
+}
 template <typename T>
 __device__ __forceinline__ complex<T> asinh(complex<T> z) {
-  if (is_finite_c(z)) return times_minus_i(asin_finite(times_i(z)));
   T x = z.re, y = z.im;
+  if (is_finite_c(z)) {
+    if (is_far(z)) {
+      complex<T> w = log_2z(::signbit(x) ? -z : z);
+      return complex<T>(::copysign(w.re, x), ::copysign(w.im, y));
+    }
+    return times_minus_i(asin_finite(times_i(z)));
+  }
   if (::isinf(x) || ::isinf(y)) {
-    if (x != x || y != y) return complex<T>(c_inf<T>(), c_nan<T>());
+    if (x != x || y != y) return complex<T>(::isinf(y) ? ::copysign(c_inf<T>(), x) : x, c_nan<T>());
     T im = (::isinf(x) && ::isinf(y)) ? c_pi<T>() / T(4) : (::isinf(y) ? c_pi<T>() / T(2) : T(0));
     return complex<T>(::copysign(c_inf<T>(), x), ::copysign(im, y));
   }
@@ -300,7 +380,12 @@ __device__ __forceinline__ complex<T> asinh(complex<T> z) {
 }
 template <typename T>
 __device__ __forceinline__ complex<T> asin(complex<T> z) {
-  if (is_finite_c(z)) return asin_finite(z);
+  if (is_finite_c(z) && !is_far(z)) return asin_finite(z);
+  if (z.re != z.re || z.im != z.im) {  // glibc's casin: the infinity takes the sign of Im z
+    if (z.re == T(0)) return z;
+    if (::isinf(z.re) || ::isinf(z.im)) return complex<T>(c_nan<T>(), ::copysign(c_inf<T>(), z.im));
+    return complex<T>(c_nan<T>(), c_nan<T>());
+  }
   return times_minus_i(asinh(times_i(z)));
 }
 template <typename T>
@@ -308,6 +393,10 @@ __device__ __forceinline__ complex<T> acos(complex<T> z) {
   if (!is_finite_c(z)) {
     complex<T> a = asin(z);
     return complex<T>(c_pi<T>() / T(2) - a.re, -a.im);
+  }
+  if (is_far(z)) {  // |arg z| - i sign(Im z) log(2|z|): no pi/2 - asin cancellation near the real axis
+    complex<T> w = log_2z(z);
+    return complex<T>(::fabs(w.im), ::copysign(w.re, -z.im));
   }
   complex<T> s1m = sqrt(complex<T>(T(1) - z.re, -z.im));
   complex<T> s1p = sqrt(complex<T>(T(1) + z.re, z.im));
@@ -321,12 +410,23 @@ __device__ __forceinline__ complex<T> acosh(complex<T> z) {
     complex<T> a = acos(z);
     return complex<T>(::fabs(a.im), ::copysign(a.re, z.im));
   }
+  if (is_far(z)) return log_2z(z);
   complex<T> sm = sqrt(complex<T>(z.re - T(1), z.im));
   complex<T> sp = sqrt(complex<T>(z.re + T(1), z.im));
   T re = ::asinh(sm.re * sp.re + sm.im * sp.im);
   T im = T(2) * ::atan2(sm.im, sp.re);
   return complex<T>(re, im);
 }
+// Re(1/z) = x/|z|^2 over the larger part's power of 2, so neither |z|^2 overflows nor the quotient
+// underflows early (atanh(1e308 + 0j) is 1e-308 + i pi/2).
+template <typename T>
+__device__ __forceinline__ T real_of_reciprocal(T x, T y) {
+  int e = ::ilogb(::fmax(::fabs(x), ::fabs(y)));  // (>= 0: past 1/eps)
+  T xs = ::scalbn(x, -e), ys = ::scalbn(y, -e);
+  return ::scalbn(x / (xs * xs + ys * ys), -2 * e);  // one rounding into subnormals, at the end
+}
+// FreeBSD msun's catanh (Kahan's formulas with its guards), the algorithm of the C libraries NumPy
+// calls: 1/z + i pi/2 past 1/eps, log(2/|y|) at the singularities +-1 + i y for a tiny y.
 template <typename T>
 __device__ __forceinline__ complex<T> atanh(complex<T> z) {
   T x = z.re, y = z.im;
@@ -338,13 +438,27 @@ __device__ __forceinline__ complex<T> atanh(complex<T> z) {
     if (x == T(0)) return complex<T>(x, c_nan<T>());
     return complex<T>(c_nan<T>(), c_nan<T>());
   }
-  T ax = ::fabs(x);
-  if (ax == T(1) && y == T(0)) return complex<T>(::copysign(c_inf<T>(), x), y);
-  // Re = log(|1+z|^2 / |1-z|^2) / 4 = log1p(4x / ((1-x)^2 + y^2)) / 4; Im = atan2(2y, (1-x)(1+x) - y^2) / 2.
-  T d = (T(1) - ax) * (T(1) - ax) + y * y;
-  T re = ::copysign(T(0.25) * ::log1p(T(4) * ax / d), x);
-  T im = T(0.5) * ::atan2(T(2) * y, (T(1) - x) * (T(1) + x) - y * y);
-  return complex<T>(re, im);
+  T ax = ::fabs(x), ay = ::fabs(y);
+  if (y == T(0) && ax <= T(1)) return complex<T>(::atanh(x), y);
+  if (x == T(0)) return complex<T>(x, ::atan(y));
+  if (is_far(z)) return complex<T>(real_of_reciprocal(x, y), ::copysign(c_pi<T>() / T(2), y));
+  const T eps = T(1) / complex_consts<T>::recip_eps();
+  const T ln2 = T(0.693147180559945309417232121458176568);
+  T rx, ry;
+  if (ax == T(1) && ay < eps) {
+    rx = (ln2 - ::log(ay)) * T(0.5);
+  } else {
+    T d = (ax - T(1)) * (ax - T(1)) + ay * ay;  // (its value, not its rounding, past eps: no cancellation)
+    rx = T(0.25) * ::log1p(T(4) * ax / d);
+  }
+  if (ax == T(1)) {
+    ry = T(0.5) * ::atan2(T(2), -ay);
+  } else if (ay < eps) {
+    ry = T(0.5) * ::atan2(T(2) * ay, (T(1) - ax) * (T(1) + ax));
+  } else {
+    ry = T(0.5) * ::atan2(T(2) * ay, (T(1) - ax) * (T(1) + ax) - ay * ay);
+  }
+  return complex<T>(::copysign(rx, x), ::copysign(ry, y));
 }
 template <typename T>
 __device__ __forceinline__ complex<T> atan(complex<T> z) { return times_minus_i(atanh(times_i(z))); }
