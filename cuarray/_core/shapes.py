@@ -29,6 +29,19 @@ def check_ndim(nd: int) -> None:
         raise ValueError("maximum supported dimension for an ndarray is currently {}, found {}".format(MAXDIMS, nd))
 
 
+# NumPy's `broadcast`, `broadcast_shapes` and `broadcast_arrays` go through its legacy iterator,
+# which takes at most 32 dimensions (ufuncs and views take MAXDIMS).
+LEGACY_ITER_MAXDIMS = 32
+
+
+def check_legacy_iter_ndim(shapes) -> None:
+    """NumPy's RuntimeError from its legacy iterator for a shape of more than 32 dimensions."""
+    for s in shapes:
+        if len(s) > LEGACY_ITER_MAXDIMS:
+            raise RuntimeError("this function only supports up to {} dimensions but the array has {}.".format(
+                LEGACY_ITER_MAXDIMS, len(s)))
+
+
 def _remember(cache, key, value):
     # Clearing (rather than LRU bookkeeping) keeps hits cheap; a program cycling
     # through thousands of shapes just recomputes.

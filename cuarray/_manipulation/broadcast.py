@@ -43,6 +43,7 @@ class broadcast:
         if len(arrays) > _MAXARGS:
             raise ValueError("Need at least 0 and at most {} array objects.".format(_MAXARGS))
         self._arrays = arrays
+        _shapes.check_legacy_iter_ndim([a.shape for a in arrays])
         self._shape = _shapes.broadcast_shapes(*[a.shape for a in arrays]) if arrays else ()
         self._index = 0
         self._host = None

@@ -10,11 +10,29 @@ import operator as _operator
 from .._core import shapes as _shapes
 from .._core.host_input import as_array
 from .._core.ndarray import ndarray
-from .._core.shapes import broadcast_shapes as broadcast_shapes
 from .shape import reshape
 
 __all__ = ["squeeze", "expand_dims", "broadcast_to", "broadcast_arrays", "broadcast_shapes",
            "atleast_1d", "atleast_2d", "atleast_3d"]
+
+
+def broadcast_shapes(*args):
+    """See `numpy.broadcast_shapes`. As NumPy's, it takes shapes of at most 32 dimensions (its
+    legacy iterator's limit; arrays themselves take 64).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> cuarray.broadcast_shapes((2, 1), (3,))
+    (2, 3)
+    """
+    shapes = [_shapes._as_shape(s) for s in args]
+    for s in shapes:  # (NumPy makes an empty array of each shape first)
+        _shapes.check_ndim(len(s))
+        if any(d < 0 for d in s):
+            raise ValueError("negative dimensions are not allowed")
+    _shapes.check_legacy_iter_ndim(shapes)
+    return _shapes.broadcast_shapes(*shapes)
 
 
 def _view(a: ndarray, shape, strides) -> ndarray:
@@ -108,6 +126,7 @@ def broadcast_arrays(*args):
            [10, 20, 30]])
     """
     arrays = [as_array(x, "broadcast_arrays") for x in args]
+    _shapes.check_legacy_iter_ndim([x._shape for x in arrays])
     shape = _shapes.broadcast_shapes(*[x._shape for x in arrays])
     out = []
     for x in arrays:

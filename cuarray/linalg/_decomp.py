@@ -9,6 +9,8 @@ U (see `cholesky`). qr and eig need A itself, so they copy into column-major blo
 
 from __future__ import annotations
 
+import warnings
+
 from typing import NamedTuple
 
 import numpy
@@ -111,10 +113,16 @@ def qr(a, mode="reduced"):
     (True, True)
     """
     if mode not in ("reduced", "complete", "r", "raw"):
-        if mode in ("f", "full", "e", "economic"):
-            raise ValueError("The '{}' mode of qr was removed in NumPy 2; use 'reduced', 'complete', "
-                             "'r' or 'raw'".format(mode))
-        raise ValueError("Unrecognized mode '{}'".format(mode))
+        # NumPy 2 still takes the modes it deprecated in 1.8, with its DeprecationWarning.
+        if mode in ("f", "full"):
+            warnings.warn("The 'full' option is deprecated in favor of 'reduced'.\n"
+                          "For backward compatibility let mode default.", DeprecationWarning, stacklevel=2)
+            mode = "reduced"
+        elif mode in ("e", "economic"):
+            warnings.warn("The 'economic' option is deprecated.", DeprecationWarning, stacklevel=2)
+            mode = "economic"
+        else:
+            raise ValueError("Unrecognized mode '{}'".format(mode))
     a = as_array(a, "linalg.qr")
     assert_stacked_2d(a)
     char = compute_char(a)
@@ -131,6 +139,8 @@ def qr(a, mode="reduced"):
                       infos.data.ptr + 4 * i)
     if mode == "raw":
         return h.mT, tau
+    if mode == "economic":  # the factored matrix itself (R above the diagonal, reflectors below)
+        return h
     r = triu(h if mode == "complete" else h[..., :k, :])
     if mode == "r":
         return r
@@ -150,14 +160,17 @@ def qr(a, mode="reduced"):
 
 # -- Hermitian eigenproblem --------------------------------------------------------------------
 def _check_uplo(UPLO):
+    """NumPy's reading of UPLO: either case of 'L' or 'U'; returns the upper-case letter."""
+    UPLO = UPLO.upper() if isinstance(UPLO, str) else UPLO
     if UPLO not in ("L", "U"):
         raise ValueError("UPLO argument must be 'L' or 'U'")
+    return UPLO
 
 
 def _syev(a, UPLO, vectors: bool, fn: str):
     a = as_array(a, fn)
     assert_stacked_square(a)
-    _check_uplo(UPLO)
+    UPLO = _check_uplo(UPLO)
     char = compute_char(a)
     n = a.shape[-1]
     c = stacked_copy(a, char, "C")

@@ -94,7 +94,23 @@ def test_more_than_64_dimensions_everywhere(recorded_launches, call):
 
 def test_64_dimensions_still_work(recorded_launches):
     assert cp.broadcast_to(cp.empty(1), _ONE).shape == _ONE
-    assert cp.broadcast_shapes(_ONE, (1,)) == _ONE
+    assert (cp.empty(_ONE) + cp.empty(1)).ndim == 64  # (broadcasting in operations takes 64 dims)
     assert cp.empty(1).reshape(_ONE).ndim == 64
     assert cp.lib.stride_tricks.as_strided(cp.empty(1), _ONE, (8,) * 64).ndim == 64
     assert cp.array(cp.empty(1), ndmin=64, copy=None).ndim == 64
+
+
+_LEGACY_ITER = {
+    "broadcast_shapes": lambda xp: xp.broadcast_shapes((1,) * 33, (1,)),
+    "broadcast_shapes_64": lambda xp: xp.broadcast_shapes(_ONE),
+    "broadcast_arrays": lambda xp: xp.broadcast_arrays(xp.empty((1,) * 33), xp.empty(1)),
+    "broadcast": lambda xp: xp.broadcast(xp.empty((1,) * 40), xp.empty(1)),
+}
+
+
+@pytest.mark.parametrize("call", list(_LEGACY_ITER.values()), ids=list(_LEGACY_ITER))
+def test_broadcast_functions_take_32_dimensions_as_numpy(recorded_launches, call):
+    """NumPy's broadcast, broadcast_shapes and broadcast_arrays go through its legacy iterator: a
+    shape past 32 dimensions is a RuntimeError there (operations take 64). cuarray answered."""
+    _same_error(lambda: call(np), lambda: call(cp))
+    assert cp.broadcast_shapes((1,) * 32, (3,)) == np.broadcast_shapes((1,) * 32, (3,))

@@ -383,3 +383,33 @@ def test_other_stream():
     s.synchronize()
     _close(x, np.linalg.inv(a), np.dtype("d"), "inv on stream")
     _close(w, np.linalg.eigvalsh(a), np.dtype("d"), "eigvalsh on stream")
+
+
+@pytest.mark.parametrize("dt", DTYPES, ids=str)
+def test_deprecated_qr_modes_and_lower_case_uplo_as_numpy(dt):
+    """NumPy 2 still takes qr's 'full'/'f' (as 'reduced') and 'economic'/'e' (the factored matrix)
+    with a DeprecationWarning, and either case of UPLO: cuarray raised ValueError for both."""
+    rng = np.random.default_rng()
+    h = _rand((2, 5, 3), dt, rng)
+    a = cuarray.asarray(h)
+    for mode in ("full", "f"):
+        with pytest.warns(DeprecationWarning):
+            q, r = la.qr(a, mode=mode)
+        assert q.shape == (2, 5, 3) and r.shape == (2, 3, 3)
+        np.testing.assert_allclose(_host(q @ r), h, rtol=tol(dt), atol=tol(dt))
+    for mode in ("economic", "e"):
+        with pytest.warns(DeprecationWarning):
+            got = la.qr(a, mode=mode)
+        with pytest.warns(DeprecationWarning):
+            want = np.linalg.qr(h, mode=mode)
+        assert got.shape == want.shape and got.dtype == want.dtype
+        # R (upper triangle) is unique up to the signs of its rows; LAPACK's and cuSOLVER's agree
+        np.testing.assert_allclose(np.abs(np.triu(_host(got))[..., :3, :]), np.abs(np.triu(want)[..., :3, :]),
+                                   rtol=tol(dt), atol=tol(dt))
+    s = _rand((4, 4), dt, rng)
+    s = s + s.conj().T
+    for uplo in ("l", "u"):
+        np.testing.assert_allclose(_host(la.eigvalsh(cuarray.asarray(s), UPLO=uplo)), np.linalg.eigvalsh(s, UPLO=uplo),
+                                   rtol=tol(dt), atol=tol(dt))
+        np.testing.assert_allclose(_host(la.eigh(cuarray.asarray(s), UPLO=uplo)[0]), np.linalg.eigh(s, UPLO=uplo)[0],
+                                   rtol=tol(dt), atol=tol(dt))
