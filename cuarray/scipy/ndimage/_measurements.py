@@ -17,7 +17,7 @@ from ..._sorting.searching_nonzero import nonzero as _cu_nonzero
 from ..._sorting.sorting import argsort as _argsort
 from . import _label_kernels as _k
 from . import _support as _s
-from ._morphology import generate_binary_structure
+from ._morphology import binary_structure
 
 __all__ = ["label", "find_objects", "value_indices"]
 
@@ -41,7 +41,7 @@ def label(input, structure=None, output=None):
     x = _s.as_input(input, "label")
     if x.dtype.kind == "c":
         raise TypeError("Complex type not supported")
-    structure = generate_binary_structure(x.ndim, 1) if structure is None else _s.host_param(structure, bool)
+    structure = binary_structure(x.ndim, 1) if structure is None else _s.host_param(structure, bool)
     if structure.ndim != x.ndim:
         raise RuntimeError("structure and input must have equal rank")
     for ii in structure.shape:
