@@ -104,9 +104,10 @@ def _argsort_stable(a):
     return _argsort(a, kind="stable")
 
 
-def value_indices(arr, *, ignore_value=None):
+def value_indices(arr, *, ignore_value=None, adaptive_index_dtype=False):
     """See `scipy.ndimage.value_indices`: a host dict from each value (a NumPy scalar) to a tuple of
-    cuarray index arrays, one per axis, in C order.
+    cuarray index arrays, one per axis, in C order. cupyx's `adaptive_index_dtype=True` gives the
+    index arrays the smallest signed integer dtype that holds the coordinates (int64 otherwise).
 
     Examples
     --------
@@ -133,6 +134,9 @@ def value_indices(arr, *, ignore_value=None):
         coords.append(rem % x.shape[d])
         rem = rem // x.shape[d]
     coords = coords[::-1]
+    if adaptive_index_dtype:
+        small = numpy.min_scalar_type(-(max(x.shape, default=0) + 1))
+        coords = [c.astype(small) for c in coords]
     out = {}
     ignore = None if ignore_value is None else x.dtype.type(ignore_value)
     for k, v in enumerate(values_h.tolist()):
