@@ -144,10 +144,13 @@ def normalize_sequence(value, rank: int) -> list:
 
 def host_param(w, dtype=None) -> numpy.ndarray:
     """A small parameter (weights, footprint, structure, matrix, index list) on the host: Python
-    scalars and sequences and NumPy arrays as they are, cuarray arrays copied down (SciPy takes
-    all three; they become kernel metadata). Another library's array raises the host-input
-    policy's TypeError."""
-    if not isinstance(w, (list, tuple, numpy.ndarray, numpy.generic, bool, int, float, complex)):
+    values and host arrays as they are, cuarray arrays copied down (SciPy takes all three; they
+    become kernel metadata). Another library's device array raises the host-input policy's
+    TypeError (a lazy cuarray array is computed first)."""
+    if isinstance(w, ndarray) and not isinstance(w, numpy.ndarray):
+        w = w.get()
+    elif not isinstance(w, (numpy.ndarray, numpy.generic)) and any(
+            hasattr(type(w), a) for a in ("__cuda_array_interface__", "__dlpack__", "__cuarray_materialize__")):
         w = _strict_array(w, "scipy.ndimage").get()
     return numpy.asarray(w, dtype=dtype)
 

@@ -312,12 +312,13 @@ def test_numpy_data_beside_the_image_is_refused(call):
 
 
 class Foreign:
-    """Another library's array: neither a cuarray array nor a host sequence."""
+    """Another library's device array."""
 
-    __array_interface__ = np.ones((3, 3)).__array_interface__
+    __cuda_array_interface__ = {"shape": (3, 3), "typestr": "<f8", "data": (0, False), "version": 3}
 
 
-@pytest.mark.parametrize("value", [[[0, 1, 0], [1, 1, 1], [0, 1, 0]], ((1, 1), (1, 0)), np.ones((2, 3), bool), 5, 2.0])
+@pytest.mark.parametrize("value", [[[0, 1, 0], [1, 1, 1], [0, 1, 0]], ((1, 1), (1, 0)), np.ones((2, 3), bool), 5, 2.0,
+                                   np.float32(3), "hann"])
 def test_parameters_take_host_values(value):
     from cuarray.scipy.ndimage import _support
 
