@@ -31,7 +31,7 @@ from ..._math.extrema import minimum as _minimum
 from ..._sorting.searching import where as _where
 from . import _edt
 from . import _support as _s
-from ._morphology import generate_binary_structure
+from ._morphology import binary_structure
 
 __all__ = ["distance_transform_cdt", "distance_transform_bf", "half_offsets", "cdt_core"]
 
@@ -191,9 +191,9 @@ def _coordinates(ft, shape):
 def _structure(metric, ndim: int) -> numpy.ndarray:
     if isinstance(metric, str):
         if metric in ("taxicab", "cityblock", "manhattan"):
-            return generate_binary_structure(ndim, 1)
+            return binary_structure(ndim, 1)
         if metric == "chessboard":
-            return generate_binary_structure(ndim, ndim)
+            return binary_structure(ndim, ndim)
         raise ValueError("invalid metric provided")
     try:
         st = _s.host_param(metric)
@@ -283,7 +283,7 @@ def _bf(x, code: int, sampling, want_indices: bool):
         dt, idx = _edt._distances(x != 0, sampling, want_indices)
         return dt, (idx.astype(_I4) if want_indices else None)
     # the cross or the box: SciPy's two passes give the exact taxicab / chessboard distances
-    structure = generate_binary_structure(x.ndim, 1 if code == 2 else x.ndim)
+    structure = binary_structure(x.ndim, 1 if code == 2 else x.ndim)
     d, flat = cdt_core(x != 0, half_offsets(structure), want_indices)
     ft = _coordinates(flat, x.shape) if want_indices else None
     return d.astype(numpy.uint32), ft

@@ -14,6 +14,8 @@ synchronisation."""
 
 from __future__ import annotations
 
+import math
+import operator
 import pathlib
 
 import numpy
@@ -32,6 +34,7 @@ __all__ = ["distance_transform_edt", "source", "names"]
 _DIR = pathlib.Path(__file__).parent / "templates"
 _BLOCK = 128
 _F8 = numpy.dtype(numpy.float64)
+_F4 = numpy.dtype(numpy.float32)
 _I8 = numpy.dtype(numpy.int64)
 
 
@@ -192,9 +195,49 @@ def _sampling_table(sampling) -> ndarray:
     return constant_table(values) if (values == 1.0).all() else from_host(values)
 
 
+_PBA_BLOCK = 32  # the block size of cupyx's PBA+ kernels, which its block_params checks use
+
+
+def check_block_params(shape, block_params) -> None:
+    """cupyx's checks of `block_params` (its PBA+ kernels' band counts m1, m2, m3), with its
+    ValueErrors: three integers, each at least 1; for a 2-D input m2 a power of two and each at
+    most the largest side, padded to a multiple of 32 and of each of them, over 32."""
+    if block_params is None:
+        return
+    m1, m2, m3 = (operator.index(m) for m in block_params)
+    if min(m1, m2, m3) < 1:
+        raise ValueError("(m1, m2, m3) in blockparams must be >= 1")
+    if len(shape) != 2:
+        return  # cupyx's 3-D kernels take any three (its other ranks have no kernel)
+    if m2 & (m2 - 1):
+        raise ValueError("m2 must be a power of 2")
+    multiple = math.lcm(_PBA_BLOCK, m1, m2, m3)
+    padded = -(-max(shape) // multiple) * multiple
+    for name, m in (("m1", m1), ("m2", m2), ("m3", m3)):
+        if m > padded // _PBA_BLOCK:
+            raise ValueError("{} too large. must be <= padded arr.shape[{}] // {}".format(
+                name, 0 if name == "m1" else 1, _PBA_BLOCK))
+
+
+def _check_indices(indices, x):
+    """SciPy's int32 indices array, or (cupyx) any integer dtype that holds every coordinate."""
+    if indices.shape != (x.ndim,) + x.shape:
+        raise RuntimeError("indices array has wrong shape")
+    if indices.dtype.kind not in "iu":
+        raise RuntimeError("indices array must have an integer dtype")
+    if x.size and max(x.shape) - 1 > numpy.iinfo(indices.dtype).max:
+        raise RuntimeError("indices dtype {} cannot hold the coordinates of shape {}".format(indices.dtype, x.shape))
+
+
 def distance_transform_edt(input, sampling=None, return_distances=True, return_indices=False, distances=None,
-                           indices=None):
+                           indices=None, *, block_params=None, float64_distances=True):
     """See `scipy.ndimage.distance_transform_edt`.
+
+    cupyx's keywords are taken. `float64_distances=False` returns float32 distances (computed in
+    float64, rounded once; a `distances` array must then be float32). `block_params`, cupyx's
+    band counts (m1, m2, m3) of its PBA+ kernels, is checked as cupyx checks it and does not change
+    this algorithm. An `indices` array may have any integer dtype that holds the coordinates, as in
+    cupyx (SciPy's is int32).
 
     Examples
     --------
@@ -217,26 +260,27 @@ def distance_transform_edt(input, sampling=None, return_distances=True, return_i
         x = x.reshape((1,))
     if x.dtype.kind == "c":
         x = x != 0  # SciPy takes where(input, 1, 0) of any input
+    check_block_params(x.shape, block_params)
+    dist_dt = _F8 if float64_distances else _F4
     sampling = [1.0] * x.ndim if sampling is None else [float(v) for v in _s.normalize_sequence(sampling, x.ndim)]
-    if dt_inplace and (distances.shape != x.shape or distances.dtype != _F8):
+    if dt_inplace and (distances.shape != x.shape or distances.dtype != dist_dt):
         raise RuntimeError("distances array has wrong shape" if distances.shape != x.shape
-                           else "distances array must be float64")
-    if ft_inplace and (indices.shape != (x.ndim,) + x.shape or indices.dtype != numpy.int32):
-        raise RuntimeError("indices array has wrong shape" if indices.shape != (x.ndim,) + x.shape
-                           else "indices array must be int32")
+                           else "distances array must be {}".format(dist_dt))
+    if ft_inplace:
+        _check_indices(indices, x)
     dt, idx = _distances(x, sampling, return_indices) if return_distances else _edt(x, sampling, True)[:2]
     result = []
     if return_distances:
+        dt = dt.astype(dist_dt, copy=False)
         if dt_inplace:
             _s.finish(dt, distances)
         else:
             result.append(dt)
     if return_indices:
-        ft = idx.astype(numpy.int32)
         if ft_inplace:
-            _s.finish(ft, indices)
+            _s.finish(idx.astype(indices.dtype), indices)
         else:
-            result.append(ft)
+            result.append(idx.astype(numpy.int32))
     if len(result) == 2:
         return tuple(result)
     return result[0] if result else None

@@ -6,7 +6,8 @@ templates/zoom_shift.cuh, and for orders >= 2 of 2-D and up one pass per axis wi
 intermediates of up to 4x the output's bytes). The kernels' arithmetic (templates/interp.cuh) is SciPy's, checked on
 the host. `geometric_transform` (_geometric.py) computes its coordinates and calls `map_coordinates`.
 
-Differences from SciPy: `coordinates` must be a cuarray array; `rotate` of an array of more than
+Differences from SciPy: `coordinates`, the data of map_coordinates, is a cuarray array or a Python
+sequence (a NumPy array raises TypeError, docs/scipy.md "Host inputs"); `rotate` of an array of more than
 two dimensions is one N-D affine transform (SciPy loops over planes; the results agree to rounding:
 the prefilter along the other axes is undone exactly by interpolating at their integer
 coordinates).
@@ -178,9 +179,47 @@ def map_coordinates(input, coordinates, output=None, order=3, mode="constant", c
     return _s.finish(res, output)
 
 
+def _texture_arguments(x, matrix, output, output_shape, order, mode):
+    """cupyx's `texture_memory=True` checks, in its order and with its ValueErrors: (the affine
+    matrix's first ndim rows, the output shape, the interpolation order: 1 for any order > 0 (the
+    texture unit's linear filtering), 0 else)."""
+    if x.ndim not in (2, 3):
+        raise ValueError("Texture memory affine transformation is defined only for 2D and 3D arrays without "
+                         "channel dimension.")
+    if x.dtype != _F4:
+        raise ValueError("Texture memory affine transformation is available only for float32 data type "
+                         "(not {})".format(x.dtype))
+    matrix = _s.host_param(matrix, numpy.float64)
+    if matrix.shape != (x.ndim + 1, x.ndim + 1):
+        raise ValueError("Matrix must be have shape (ndim + 1, ndim + 1)")
+    if mode not in ("constant", "nearest"):
+        raise ValueError("Unsupported address mode {} (supported: constant, nearest)".format(mode))
+    output_shape = x.shape if output_shape is None else tuple(output_shape)
+    if isinstance(output, (type, numpy.dtype)):
+        if numpy.dtype(output) != _F4:
+            raise ValueError("Texture memory affine transformation is available only for float32 data type "
+                             "(not {})".format(numpy.dtype(output)))
+    elif _s.is_array(output):
+        if output.shape != output_shape:
+            raise ValueError("Output shapes do not match")
+    elif output is not None:
+        raise ValueError("Output must be None, cuarray.ndarray or a dtype")
+    # the bottom row of the homogeneous matrix is not read (cupyx's texture kernel ignores it)
+    return matrix[:x.ndim], output_shape, (1 if order > 0 else 0)
+
+
 def affine_transform(input, matrix, offset=0.0, output_shape=None, output=None, order=3, mode="constant", cval=0.0,
-                     prefilter=True):
+                     prefilter=True, *, texture_memory=False, float64_coords=False):
     """See `scipy.ndimage.affine_transform`. `matrix` and `offset` may be host or cuarray arrays.
+
+    cupyx's keywords are taken. `float64_coords`: the coordinates are always computed in float64,
+    as SciPy computes them (cupyx computes them in float32 for float32 data unless it is True).
+    `texture_memory=True` takes cupyx's arguments and raises its ValueErrors (a 2-D or 3-D float32
+    input, an (ndim + 1, ndim + 1) homogeneous matrix whose last row is not read, `offset` ignored,
+    mode 'constant' or 'nearest', a float32 output) and interpolates as cupyx's texture fetch does,
+    linearly for any order > 0 and by nearest neighbour for order 0, through the ordinary kernels:
+    SciPy's values for that order, within cupyx's tolerance of its texture unit (9-bit
+    interpolation weights).
 
     Examples
     --------
@@ -190,6 +229,11 @@ def affine_transform(input, matrix, offset=0.0, output_shape=None, output=None, 
     >>> ndimage.affine_transform(a, cuarray.array([1.]), offset=1., order=1)
     array([2., 3., 4., 0.])
     """
+    if texture_memory:
+        x = _s.as_input(input, "affine_transform")
+        matrix, output_shape, order = _texture_arguments(x, matrix, output, output_shape, order, mode)
+        output = _F4 if output is None else output
+        offset, prefilter = 0.0, False
     if order < 0 or order > 5:
         raise RuntimeError("spline order not supported")
     x = _s.as_input(input, "affine_transform")

@@ -17,7 +17,7 @@ from ..._sorting.searching_nonzero import nonzero as _cu_nonzero
 from ..._sorting.sorting import argsort as _argsort
 from . import _label_kernels as _k
 from . import _support as _s
-from ._morphology import generate_binary_structure
+from ._morphology import binary_structure
 
 __all__ = ["label", "find_objects", "value_indices"]
 
@@ -41,7 +41,7 @@ def label(input, structure=None, output=None):
     x = _s.as_input(input, "label")
     if x.dtype.kind == "c":
         raise TypeError("Complex type not supported")
-    structure = generate_binary_structure(x.ndim, 1) if structure is None else _s.host_param(structure, bool)
+    structure = binary_structure(x.ndim, 1) if structure is None else _s.host_param(structure, bool)
     if structure.ndim != x.ndim:
         raise RuntimeError("structure and input must have equal rank")
     for ii in structure.shape:
@@ -104,9 +104,10 @@ def _argsort_stable(a):
     return _argsort(a, kind="stable")
 
 
-def value_indices(arr, *, ignore_value=None):
+def value_indices(arr, *, ignore_value=None, adaptive_index_dtype=False):
     """See `scipy.ndimage.value_indices`: a host dict from each value (a NumPy scalar) to a tuple of
-    cuarray index arrays, one per axis, in C order.
+    cuarray index arrays, one per axis, in C order. cupyx's `adaptive_index_dtype=True` gives the
+    index arrays the smallest signed integer dtype that holds the coordinates (int64 otherwise).
 
     Examples
     --------
@@ -133,6 +134,9 @@ def value_indices(arr, *, ignore_value=None):
         coords.append(rem % x.shape[d])
         rem = rem // x.shape[d]
     coords = coords[::-1]
+    if adaptive_index_dtype:
+        small = numpy.min_scalar_type(-(max(x.shape, default=0) + 1))
+        coords = [c.astype(small) for c in coords]
     out = {}
     ignore = None if ignore_value is None else x.dtype.type(ignore_value)
     for k, v in enumerate(values_h.tolist()):

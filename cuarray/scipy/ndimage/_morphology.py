@@ -3,9 +3,9 @@ over the structure's true elements with the border value outside (templates/filt
 `filternd`); dilation is the erosion of the complement by the reflected structure, complemented,
 as SciPy defines it. Grey morphology is the minimum/maximum filter with SciPy's structure offsets.
 
-Differences from SciPy: `generate_binary_structure` and `iterate_structure` return NumPy arrays
-(structures are small host parameters; every function here takes them as NumPy or cuarray arrays).
-Iterating to convergence (`iterations < 1`, `binary_propagation`, `binary_fill_holes`) checks for
+Structures are small host parameters: every function here takes them as NumPy or cuarray arrays
+(or Python sequences); `generate_binary_structure` and `iterate_structure` return cuarray arrays, as
+cupyx does. Iterating to convergence (`iterations < 1`, `binary_propagation`, `binary_fill_holes`) checks for
 a change after each pass, one host synchronisation per pass.
 """
 
@@ -16,6 +16,7 @@ import warnings
 
 import numpy
 
+from ..._core.transfer import from_host as _from_host
 from . import _filter_kernels as _k
 from . import _filters
 from . import _support as _s
@@ -29,8 +30,20 @@ _BOOL = numpy.dtype(bool)
 _CONSTANT = 4  # boundary.cuh's CONSTANT: the border value outside
 
 
+def binary_structure(rank, connectivity) -> numpy.ndarray:
+    """`generate_binary_structure` on the host (the default structures of every function here)."""
+    if connectivity < 1:
+        connectivity = 1
+    if rank < 1:
+        return numpy.array(True, dtype=bool)
+    output = numpy.fabs(numpy.indices([3] * rank) - 1)
+    output = numpy.add.reduce(output, 0)
+    return output <= connectivity
+
+
 def generate_binary_structure(rank, connectivity):
-    """See `scipy.ndimage.generate_binary_structure`. Returns a NumPy array.
+    """See `scipy.ndimage.generate_binary_structure`. Returns a cuarray array (built on the host,
+    copied: it is at most 3**rank booleans).
 
     Examples
     --------
@@ -41,13 +54,7 @@ def generate_binary_structure(rank, connectivity):
            [ True,  True,  True],
            [False,  True, False]])
     """
-    if connectivity < 1:
-        connectivity = 1
-    if rank < 1:
-        return numpy.array(True, dtype=bool)
-    output = numpy.fabs(numpy.indices([3] * rank) - 1)
-    output = numpy.add.reduce(output, 0)
-    return output <= connectivity
+    return _from_host(binary_structure(rank, connectivity))
 
 
 def _dilate_host(x: numpy.ndarray, structure: numpy.ndarray, iterations: int) -> numpy.ndarray:
@@ -64,7 +71,8 @@ def _dilate_host(x: numpy.ndarray, structure: numpy.ndarray, iterations: int) ->
 
 
 def iterate_structure(structure, iterations, origin=None):
-    """See `scipy.ndimage.iterate_structure`. Returns a NumPy array.
+    """See `scipy.ndimage.iterate_structure`. Returns a cuarray array (the structure, a cuarray,
+NumPy or Python array, is dilated on the host: it is small).
 
     Examples
     --------
@@ -80,14 +88,14 @@ def iterate_structure(structure, iterations, origin=None):
     """
     structure = _s.host_param(structure)
     if iterations < 2:
-        return structure.copy()
+        return _from_host(structure.copy())
     ni = iterations - 1
     shape = [ii + ni * (ii - 1) for ii in structure.shape]
     pos = [ni * (structure.shape[ii] // 2) for ii in range(len(shape))]
     slc = tuple(slice(pos[ii], pos[ii] + structure.shape[ii], None) for ii in range(len(shape)))
     out = numpy.zeros(shape, bool)
     out[slc] = structure != 0
-    out = _dilate_host(out, structure, ni)
+    out = _from_host(_dilate_host(out, structure, ni))
     if origin is None:
         return out
     origin = _s.normalize_sequence(origin, structure.ndim)
@@ -97,12 +105,26 @@ def iterate_structure(structure, iterations, origin=None):
 def _erode_pass(b, fp, origins, border, invert, mask):
     """One erosion of the boolean array b (dilation when `invert`), masked positions kept."""
     src = ~b if invert else b
-    r = _k.filternd(src, _BOOL, "min", fp, None, origins, _CONSTANT, (not border) if invert else bool(border))
+    if fp.any():
+        r = _k.filternd(src, _BOOL, "min", fp, None, origins, _CONSTANT, (not border) if invert else bool(border))
+    else:  # no true element: every test passes (SciPy's loop over no offsets), all true
+        r = src | True
     if invert:
         r = ~r
     if mask is not None:
         r = (r & mask) | (b & ~mask)
     return r
+
+
+def _structure_or_shape(structure, n):
+    """cupyx's shorthand, where SciPy refuses the value as a structure of rank n: an int k is the
+    all-true structure of shape (k,) * n, a tuple of n ints the all-true structure of that shape."""
+    if isinstance(structure, (int, numpy.integer)) and not isinstance(structure, (bool, numpy.bool_)) and n != 0:
+        return numpy.ones((operator.index(structure),) * n, bool)
+    if (isinstance(structure, tuple) and n != 1 and structure
+            and all(isinstance(v, (int, numpy.integer)) and not isinstance(v, bool) for v in structure)):
+        return numpy.ones(structure, bool)
+    return structure
 
 
 def _binary_erosion(input, structure, iterations, mask, output, border_value, origin, invert, axes, what):
@@ -115,7 +137,7 @@ def _binary_erosion(input, structure, iterations, mask, output, border_value, or
         raise TypeError("Complex type not supported")
     axes = _s.check_axes(axes, x.ndim)
     n = len(axes)
-    structure = generate_binary_structure(n, 1) if structure is None else _s.host_param(structure, bool)
+    structure = binary_structure(n, 1) if structure is None else _s.host_param(_structure_or_shape(structure, n), bool)
     if x.ndim > n:
         structure = _s.expand_footprint(x.ndim, axes, structure, "structure")
     if structure.ndim != x.ndim:
@@ -150,7 +172,8 @@ def _binary_erosion(input, structure, iterations, mask, output, border_value, or
 def binary_erosion(input, structure=None, iterations=1, mask=None, output=None, border_value=0, origin=0,
                    brute_force=False, *, axes=None):
     """See `scipy.ndimage.binary_erosion`. `brute_force` is accepted and ignored (every pass
-    visits every element).
+    visits every element). As in cupyx, `structure` may be an int or a tuple of ints where SciPy
+    would refuse it: the all-true structure of that shape (an int: that size along every axis).
 
     Examples
     --------
@@ -176,7 +199,8 @@ def _reflected(structure, origin, n):
 
 def binary_dilation(input, structure=None, iterations=1, mask=None, output=None, border_value=0, origin=0,
                     brute_force=False, *, axes=None):
-    """See `scipy.ndimage.binary_dilation`.
+    """See `scipy.ndimage.binary_dilation`. `structure` may be an int or a tuple of ints, as in
+    `binary_erosion` (cupyx's shorthand).
 
     Examples
     --------
@@ -188,8 +212,7 @@ def binary_dilation(input, structure=None, iterations=1, mask=None, output=None,
     x = _s.as_input(input, "binary_dilation")
     axes = _s.check_axes(axes, x.ndim)
     n = len(axes)
-    if structure is None:
-        structure = generate_binary_structure(n, 1)
+    structure = binary_structure(n, 1) if structure is None else _structure_or_shape(structure, n)
     structure, origin = _reflected(structure, origin, n)
     return _binary_erosion(x, structure, iterations, mask, output, border_value, origin, True, axes,
                            "binary_dilation")
@@ -197,7 +220,8 @@ def binary_dilation(input, structure=None, iterations=1, mask=None, output=None,
 
 def binary_opening(input, structure=None, iterations=1, output=None, origin=0, mask=None, border_value=0,
                    brute_force=False, *, axes=None):
-    """See `scipy.ndimage.binary_opening`.
+    """See `scipy.ndimage.binary_opening`. `structure` may be an int or a tuple of ints, as in
+    `binary_erosion` (cupyx's shorthand).
 
     Examples
     --------
@@ -212,7 +236,8 @@ def binary_opening(input, structure=None, iterations=1, output=None, origin=0, m
 
 def binary_closing(input, structure=None, iterations=1, output=None, origin=0, mask=None, border_value=0,
                    brute_force=False, *, axes=None):
-    """See `scipy.ndimage.binary_closing`.
+    """See `scipy.ndimage.binary_closing`. `structure` may be an int or a tuple of ints, as in
+    `binary_erosion` (cupyx's shorthand).
 
     Examples
     --------
@@ -231,7 +256,7 @@ def _binary_pair(input, first, second, structure, iterations, output, origin, ma
     x = _s.as_input(input, what)
     axes = _s.check_axes(axes, x.ndim)
     if structure is None:
-        structure = generate_binary_structure(len(axes), 1)
+        structure = binary_structure(len(axes), 1)
     tmp = first(x, structure, iterations, mask, None, border_value, origin, axes=axes)
     return second(tmp, structure, iterations, mask, output, border_value, origin, axes=axes)
 
@@ -250,7 +275,7 @@ def binary_hit_or_miss(input, structure1=None, structure2=None, output=None, ori
     x = _s.as_input(input, "binary_hit_or_miss")
     axes = _s.check_axes(axes, x.ndim)
     n = len(axes)
-    structure1 = generate_binary_structure(n, 1) if structure1 is None else _s.host_param(structure1)
+    structure1 = binary_structure(n, 1) if structure1 is None else _s.host_param(structure1)
     if structure2 is None:
         structure2 = numpy.logical_not(structure1)
     origin1 = _s.normalize_sequence(origin1, n)

@@ -41,6 +41,14 @@ def _maximum_at(out, idx, vals):
     _maximum.at(out, idx, vals)
 
 
+def _scalar_index(index):
+    """A 0-d index array (NumPy or cuarray) as the scalar it holds, as SciPy's selections read it;
+    any other index as it is."""
+    if getattr(index, "ndim", None) == 0 and not numpy.isscalar(index):
+        return _host(index)[()]
+    return index
+
+
 def _prepare(input, labels, what):
     x = _s.as_array(input, what)
     if labels is None:
@@ -100,6 +108,7 @@ def sum_labels(input, labels=None, index=None):
     array([3., 8.])
     """
     x, lab = _prepare(input, labels, "sum_labels")
+    index = _scalar_index(index)
     vals = _group(x, lab, index)
     if vals is not None:
         return vals.sum()
@@ -134,6 +143,7 @@ def mean(input, labels=None, index=None):
     array([1.5, 4. ])
     """
     x, lab = _prepare(input, labels, "mean")
+    index = _scalar_index(index)
     vals = _group(x, lab, index)
     if vals is not None:
         return vals.sum() / numpy.float64(vals.size)
@@ -154,6 +164,7 @@ def variance(input, labels=None, index=None):
     array([0.25, 1.  ])
     """
     x, lab = _prepare(input, labels, "variance")
+    index = _scalar_index(index)
     vals = _group(x, lab, index)
     if vals is not None:
         c = vals - vals.mean()
@@ -212,6 +223,7 @@ def minimum(input, labels=None, index=None):
     array([1., 3.])
     """
     x, lab = _prepare(input, labels, "minimum")
+    index = _scalar_index(index)
     return _extreme(x, lab, index, False, "minimum")
 
 
@@ -227,6 +239,7 @@ def maximum(input, labels=None, index=None):
     array([2., 5.])
     """
     x, lab = _prepare(input, labels, "maximum")
+    index = _scalar_index(index)
     return _extreme(x, lab, index, True, "maximum")
 
 
@@ -258,9 +271,10 @@ def _positions(x, lab, index, find_max):
 def _unravel(flat, shape):
     dims = numpy.array(shape)
     dim_prod = numpy.cumprod([1] + list(dims[:0:-1]))[::-1]
+    # SciPy's types: tuples of NumPy integers (intp)
     if numpy.isscalar(flat) or numpy.ndim(flat) == 0:
-        return tuple(int(v) for v in (int(flat) // dim_prod) % dims)
-    return [tuple(int(u) for u in v) for v in numpy.asarray(flat).reshape(-1, 1) // dim_prod % dims]
+        return tuple((numpy.intp(flat) // dim_prod) % dims)
+    return [tuple(v) for v in numpy.asarray(flat, numpy.intp).reshape(-1, 1) // dim_prod % dims]
 
 
 def minimum_position(input, labels=None, index=None):
@@ -274,6 +288,7 @@ def minimum_position(input, labels=None, index=None):
     (0, 0)
     """
     x, lab = _prepare(input, labels, "minimum_position")
+    index = _scalar_index(index)
     return _unravel(_positions(x, lab, index, False), x.shape)
 
 
@@ -288,6 +303,7 @@ def maximum_position(input, labels=None, index=None):
     (0, 1)
     """
     x, lab = _prepare(input, labels, "maximum_position")
+    index = _scalar_index(index)
     return _unravel(_positions(x, lab, index, True), x.shape)
 
 
@@ -303,6 +319,7 @@ def extrema(input, labels=None, index=None):
     (1, 5)
     """
     x, lab = _prepare(input, labels, "extrema")
+    index = _scalar_index(index)
     return (_extreme(x, lab, index, False, "extrema"), _extreme(x, lab, index, True, "extrema"),
             _unravel(_positions(x, lab, index, False), x.shape), _unravel(_positions(x, lab, index, True), x.shape))
 
@@ -319,11 +336,12 @@ def median(input, labels=None, index=None):
     array([1.5, 4. ])
     """
     x, lab = _prepare(input, labels, "median")
+    index = _scalar_index(index)
     vals = _group(x, lab, index)
     if vals is not None:
         return _median_of(vals)
     idx = numpy.atleast_1d(_s.host_param(index))
-    res = [_median_of(x[lab == v]) for v in idx.tolist()]
+    res = [_median_of(x[lab == v]) for v in idx.ravel().tolist()]
     # SciPy: the float input's dtype for a list index ((lo + hi) / 2.0 of its values), float64 else
     dt = x.dtype if x.dtype.kind == "f" else numpy.float64
     out = numpy.array([float(_host(r)) for r in res], dtype=dt)
@@ -352,18 +370,21 @@ def center_of_mass(input, labels=None, index=None):
     >>> [float(c) for c in ndimage.center_of_mass(cuarray.array([[0., 1.], [0., 3.]]))]
     [0.75, 1.0]
     """
-    x, lab = _prepare(input, labels, "center_of_mass")
-    normalizer = sum_labels(x, lab, index)
+    # SciPy's arithmetic: the coordinate grids of the input's own shape (a broadcast input is
+    # weighted by them before labels broadcast it), a tuple of float64 for one group, a list of
+    # tuples for an index array (IndexError for a 0-d input, which has no coordinate)
+    x = _s.as_array(input, "center_of_mass")
+    index = _scalar_index(index)
+    normalizer = sum_labels(x, labels, index)
     results = []
     for d in range(x.ndim):
         shape = [1] * x.ndim
         shape[d] = x.shape[d]
         grid = _arange(x.shape[d], dtype=numpy.float64).reshape(shape)
-        results.append(sum_labels(x * grid, lab, index) / normalizer)
-    host = [_host(r) for r in results]
-    if host[0].ndim == 0:
-        return tuple(float(h) for h in host)
-    return [tuple(v) for v in numpy.array(host).T]  # SciPy's layout, for any shape of index
+        results.append(_host(sum_labels(x * grid, labels, index) / normalizer))
+    if results[0].ndim == 0:
+        return tuple(numpy.float64(r) for r in results)
+    return [tuple(v) for v in numpy.array(results).T]
 
 
 def histogram(input, min, max, bins, labels=None, index=None):  # noqa: A002 -- SciPy's names
@@ -378,6 +399,8 @@ def histogram(input, min, max, bins, labels=None, index=None):  # noqa: A002 -- 
     array([0, 1, 2, 1])
     """
     x, lab = _prepare(input, labels, "histogram")
+    if lab is None and index is not None:
+        raise ValueError("index without defined labels")  # SciPy's (its labeled_comprehension's)
     edges = numpy.linspace(min, max, bins + 1)
     d_edges = _from_host(edges)
 
@@ -422,6 +445,12 @@ def labeled_comprehension(input, labels, index, func, out_dtype, default, pass_p
         m = lab > 0
         return func(x[m]) if not pass_positions else func(x[m], pos[m])
     idx = numpy.atleast_1d(_s.host_param(index))
+    with numpy.errstate(invalid="ignore", over="ignore"):
+        lossy = numpy.any(idx.astype(lab.dtype).astype(idx.dtype) != idx)
+    if lossy:
+        raise ValueError("Cannot convert index values from <{}> to <{}> (labels' type) without loss of "
+                         "precision".format(idx.dtype, lab.dtype))
+    idx = idx.astype(lab.dtype)
     out = numpy.full(idx.shape, default, dtype=out_dtype)
     for k, v in enumerate(idx.ravel().tolist()):
         m = lab == v

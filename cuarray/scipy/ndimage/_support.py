@@ -1,5 +1,10 @@
 """Argument handling shared by the ndimage functions, as scipy.ndimage._ni_support does it (same
-checks, same exception types): outputs, axes, per-axis sequences, origins, host parameters."""
+checks, same exception types): outputs, axes, per-axis sequences, origins, host parameters.
+
+Host inputs follow docs/scipy.md ("Host inputs"): the data a function computes on (images, masks,
+labels, markers, coordinates) goes through `as_array`, which copies Python scalars, lists and tuples
+and refuses NumPy arrays; parameter-like arguments (weights, footprints, structures, matrices,
+offsets, index lists) go through `host_param`, which also takes NumPy arrays."""
 
 from __future__ import annotations
 
@@ -11,7 +16,8 @@ import numpy
 from numpy.lib.array_utils import normalize_axis_index
 
 from ..._core.copying import astype, copyto_unchecked
-from ..._core.host_input import as_array
+from ..._core.host_input import as_array as _strict_array
+from ..._core.host_input import as_literal_or_array as as_array
 from ..._core.ndarray import ndarray
 from ...cuda.limits import shared_per_block
 
@@ -125,6 +131,9 @@ def check_axes(axes, ndim: int) -> tuple:
 
 
 def normalize_sequence(value, rank: int) -> list:
+    if is_array(value) and not isinstance(value, numpy.ndarray):
+        value = value.get()  # a per-axis parameter (sigma, shift, zoom, origin...) given on the device
+        value = value[()] if value.ndim == 0 else value
     if not isinstance(value, str) and numpy.iterable(value):
         out = list(value)
         if len(out) != rank:
@@ -134,10 +143,15 @@ def normalize_sequence(value, rank: int) -> list:
 
 
 def host_param(w, dtype=None) -> numpy.ndarray:
-    """A small parameter (weights, footprint, structure) on the host: lists and NumPy arrays as
-    they are, cuarray arrays copied down (SciPy takes all three; they become kernel metadata)."""
+    """A small parameter (weights, footprint, structure, matrix, index list) on the host: Python
+    values and host arrays as they are, cuarray arrays copied down (SciPy takes all three; they
+    become kernel metadata). Another library's device array raises the host-input policy's
+    TypeError (a lazy cuarray array is computed first)."""
     if isinstance(w, ndarray) and not isinstance(w, numpy.ndarray):
         w = w.get()
+    elif not isinstance(w, (numpy.ndarray, numpy.generic)) and any(
+            hasattr(type(w), a) for a in ("__cuda_array_interface__", "__dlpack__", "__cuarray_materialize__")):
+        w = _strict_array(w, "scipy.ndimage").get()
     return numpy.asarray(w, dtype=dtype)
 
 

@@ -149,7 +149,7 @@ def vectorized_filter(input, function, *, size=None, footprint=None, output=None
     >>> ndimage.vectorized_filter(cuarray.array([1., 5., 2., 8., 3.]), cuarray.median, size=3)
     array([1., 2., 5., 3., 3.])
     """
-    x = as_array(input, "vectorized_filter")
+    x = _s.as_array(input, "vectorized_filter")
     if output is not None:
         output = as_array(output, "vectorized_filter")
     size, footprint, mode, cval, origin, axes, n_axes = _check_arguments(

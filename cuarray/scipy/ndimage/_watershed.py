@@ -37,10 +37,10 @@ def watershed_ift(input, markers, structure=None, output=None):
            [2, 2, 2, 2],
            [2, 2, 2, 2]], dtype=int8)
     """
-    x = as_array(input, "watershed_ift")
+    x = _s.as_array(input, "watershed_ift")
     if x.dtype.type not in (numpy.uint8, numpy.uint16):  # (before any copy)
         raise TypeError("only 8 and 16 unsigned inputs are supported")
-    m = as_array(markers, "watershed_ift")
+    m = _s.as_array(markers, "watershed_ift")
     host_out = None
     if output is not None and not isinstance(output, (type, numpy.dtype, str)):
         output = as_array(output, "watershed_ift")

@@ -43,10 +43,21 @@ def test_signatures_are_scipy_118s(name):
     assert _params(getattr(cnd, name)) == _params(getattr(snd, name))
 
 
+# cupyx.scipy.ndimage's keywords that SciPy lacks, accepted with cupyx's defaults (keyword-only,
+# after SciPy's parameters; docs/scipy-ndimage-signal.md, "cupyx's keywords")
+CUPYX_KEYWORDS = {
+    "affine_transform": [("texture_memory", False), ("float64_coords", False)],
+    "distance_transform_edt": [("block_params", None), ("float64_distances", True)],
+    "value_indices": [("adaptive_index_dtype", False)],
+}
+
+
 def test_every_public_name_of_scipy_ndimage_exists_with_its_signature():
     missing = [n for n in snd.__all__ if not hasattr(cnd, n)]
     assert missing == []
-    assert [n for n in snd.__all__ if _params(getattr(cnd, n)) != _params(getattr(snd, n))] == []
+    kw = inspect.Parameter.KEYWORD_ONLY
+    expected = {n: _params(getattr(snd, n)) + [(k, kw, d) for k, d in CUPYX_KEYWORDS.get(n, [])] for n in snd.__all__}
+    assert {n: _params(getattr(cnd, n)) for n in snd.__all__ if _params(getattr(cnd, n)) != expected[n]} == {}
 
 
 # -- geometric_transform ---------------------------------------------------------------------------

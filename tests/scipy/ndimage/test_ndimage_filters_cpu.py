@@ -196,7 +196,7 @@ def ndimage_standins(rank_tile_model, scipy_select_model):
     """The NumPy stand-ins of ndimage's filters (the kernels as the models above), for
     `cuarray.testing.fake_device.host_modules`: ``{module: {name: stand-in}}``."""
     from cuarray._core import copying
-    from cuarray.scipy.ndimage import _filters, _rank_tile, _support
+    from cuarray.scipy.ndimage import _filters, _morphology, _rank_tile, _support
 
     def f1(x, dt, op, w, size, axis, offset, mode, cval):
         src = x.astype(np.float64) if op in ("correlate", "uniform") else x
@@ -209,6 +209,8 @@ def ndimage_standins(rank_tile_model, scipy_select_model):
         vals = model_gather(x, fp, origins, mode, cval)
         if op == "correlate":
             r = (vals * w).sum(1)
+        elif vals.shape[1] == 0:  # no tap: the kernel's accumulator keeps its initial zero
+            r = np.zeros(x.size)
         else:
             vals = vals if w is None else (vals - w if op == "min" else vals + w)
             r = vals.min(1) if op == "min" else vals.max(1)
@@ -234,6 +236,7 @@ def ndimage_standins(rank_tile_model, scipy_select_model):
                        astype=lambda x, dt, copy=False: x.astype(dt, copy=copy)),
         copying: dict(copyto_unchecked=copy_unsafe),
         _filters: dict(_copyto=copy_unsafe, ndarray=lambda shape, dt: np.empty(shape, dt)),
+        _morphology: dict(_from_host=np.asarray),
         fk: dict(filter1d=f1, filternd=fn, rank=rk),
         _rank_tile: dict(rank_tile=rt),
     }
@@ -383,3 +386,57 @@ def test_structures(host_ndimage, rank, conn):
     ref, ro = snd.iterate_structure(s, 3, origin=1)
     np.testing.assert_array_equal(got, ref)
     assert list(o) == list(ro)
+
+
+def _hit_or_miss_cases():
+    """CuPy's binary_hit_or_miss parametrisations (with axes: the default structure over one axis
+    has an all-false complement) and more: asymmetric and even structures, origin2 alone."""
+    s3 = np.array([[0, 1, 1], [1, 0, 0], [0, 1, 0]], bool)
+    s2 = np.array([[1, 0], [1, 1]], bool)
+    for shape in [(16, 15), (5, 7, 9)]:
+        for axes in [(0, 1), (0, -1), (-2, -1), (1,), None]:
+            n = len(shape) if axes is None else len(axes)
+            for origin in [(0, 0, 0), (0, 1, -1)]:
+                yield shape, dict(axes=axes, origin1=origin[:n], origin2=origin[:n])
+    for kw in [dict(structure1=s3, origin1=(0, 1), origin2=(-1, 0)), dict(structure1=s3, structure2=~s3, origin1=1),
+               dict(structure1=s2), dict(structure1=s2, origin2=(-1, 0)), dict(structure1=s2, structure2=s2.T),
+               dict(structure1=np.ones((1, 3), bool), origin1=(0, -1)), dict(structure1=np.ones((3, 3), bool)),
+               dict(structure1=np.zeros((3, 3), bool), structure2=s3)]:
+        yield (9, 11), kw
+
+
+@pytest.mark.parametrize("shape,kw", list(_hit_or_miss_cases()))
+def test_hit_or_miss_grid_like_scipy(host_ndimage, shape, kw):
+    # an empty structure (here the complement of the one-axis default) is true everywhere
+    # after erosion (SciPy's loop over no offsets), which the kernel's empty minimum was not
+    x = np.random.default_rng(5).normal(size=shape) > 0.5
+    np.testing.assert_array_equal(host_ndimage.binary_hit_or_miss(x, **kw), snd.binary_hit_or_miss(x, **kw),
+                                  err_msg=str(kw))
+
+
+@pytest.mark.parametrize("name", ["binary_erosion", "binary_dilation", "binary_opening", "binary_closing"])
+@pytest.mark.parametrize("kw", [dict(), dict(iterations=0), dict(border_value=1, iterations=2),
+                                dict(mask="mask"), dict(axes=(1,))])
+def test_empty_structure_like_scipy(host_ndimage, name, kw):
+    x = RNG.random((8, 9)) < 0.5
+    kw = dict(kw, mask=RNG.random((8, 9)) < 0.5) if "mask" in kw else kw
+    st = np.zeros((3,) * (1 if "axes" in kw else 2), bool)
+    np.testing.assert_array_equal(getattr(host_ndimage, name)(x, st, **kw), getattr(snd, name)(x, st, **kw))
+
+
+@pytest.mark.parametrize("name", ["binary_erosion", "binary_dilation", "binary_opening", "binary_closing",
+                                  "binary_propagation"])
+@pytest.mark.parametrize("structure", [2, (3, 1), (1, 3), (2, 4), np.int64(3)])
+def test_structure_shape_shorthand(host_ndimage, name, structure):
+    # cupyx's int or tuple structure, the all-true structure of that shape, where SciPy refuses it
+    x = RNG.random((8, 9)) < 0.6
+    with pytest.raises((RuntimeError, IndexError)):
+        getattr(snd, name)(x, structure)
+    full = np.ones((structure,) * 2 if np.ndim(structure) == 0 else structure, bool)
+    for kw in (dict(), dict(border_value=1)):
+        np.testing.assert_array_equal(getattr(host_ndimage, name)(x, structure, **kw),
+                                      getattr(snd, name)(x, full, **kw))
+    # where SciPy takes the value as a structure (a 1-tuple or a list over one axis), SciPy's meaning
+    y = RNG.random(12) < 0.6
+    for st in ((1,), [1, 1, 0], (True, True, True)):  # (with the centre: propagation without it can cycle)
+        np.testing.assert_array_equal(getattr(host_ndimage, name)(y, st), getattr(snd, name)(y, st))

@@ -216,3 +216,124 @@ def test_scratch_kernel_on_host_against_scipy(tmp_path):
         ref = snd.generic_filter(x, lambda v: float(((np.arange(len(v)) % 7) * v).sum()), footprint=fp, mode=mode,
                                  cval=0.5, origin=(1, -2))
         np.testing.assert_allclose(out, ref, rtol=1e-12, atol=1e-9)
+
+
+# -- CuPy's own test kernels (tests/cupyx_tests/scipy_tests/ndimage_tests/test_filters.py) --------------
+CUPY_RMS_RAW = r"""extern "C" __global__
+void rms(const double* x, int filter_size, double* y) {
+    double ss = 0;
+    for (int i = 0; i < filter_size; ++i) { ss += x[i]*x[i]; }
+    y[0] = ss/filter_size;
+}"""
+CUPY_LT_RAW = r"""extern "C" __global__
+void lt(const double* x, int filter_size, double* y) {
+    int n = 0;
+    double c = x[filter_size/2];
+    for (int i = 0; i < filter_size; ++i) { n += c>x[i]; }
+    y[0] = n;
+}"""
+CUPY_SHIFT_RAW = r"""extern "C" __global__
+void shift(const double* in, ptrdiff_t in_length,
+          double* out, ptrdiff_t out_length) {
+    for (int i = 0; i < out_length; ++i) { out[i] = in[i]; }
+}"""
+
+
+def cupy_reductions():
+    return {"rms_red": cuarray.ReductionKernel("X x", "Y y", "x*x", "a + b", "y = a/_in_ind.size()", "0", "rms"),
+            "lt_red": cuarray.ReductionKernel("X x", "Y y", "_raw_x[_in_ind.size()/2]>x", "a + b", "y = a", "0", "lt",
+                                              reduce_type="int"),
+            "mean_red": cuarray.ReductionKernel("X x", "Y y", "x", "a + b", "y = a / _in_ind.size()", "0", "mean")}
+
+
+ALL = "?bBhHiIlLQfd"
+
+
+@pytest.mark.nvrtc_fast
+@pytest.mark.parametrize("code,name", [(CUPY_RMS_RAW, "rms"), (CUPY_LT_RAW, "lt")])
+def test_cupy_raw_kernels_compile_for_every_dtype(code, name):
+    k = cuarray.RawKernel(code, name)
+    names = [g.nd_kernel_name(np.dtype(i), np.dtype(i), "double", "double", 9, False) for i in ALL]
+    names += [g.nd_kernel_name(np.dtype("B"), np.dtype("d"), "double", "double", 64, True),
+              g.scratch_kernel_name(np.dtype("H"), np.dtype("B"), "double", "double", True)]
+    _compiles(g.source(g._raw_user(k), name), sorted(set(names)))
+
+
+@pytest.mark.nvrtc_fast
+def test_cupy_line_kernel_compiles_for_every_dtype():
+    k = cuarray.RawKernel(CUPY_SHIFT_RAW, "shift")
+    _compiles(g.source(g._raw_user(k), "shift"),
+              [g.line_kernel_name(np.dtype(i), np.dtype(i), False) for i in ALL] + [g.line_kernel_name(
+                  np.dtype("B"), np.dtype("d"), True)])
+
+
+# CuPy's reductions over its test dtypes (uint8, uint16, float64) and outputs (uint8, float64), and
+# the bool and signed inputs SciPy also takes: the typedefs and _raw_x/_in_ind must compile for each
+@pytest.mark.nvrtc_fast
+@pytest.mark.parametrize("red,in_c,out_c", [("lt_red", "B", "B"), ("lt_red", "H", "d"), ("lt_red", "?", "?"),
+                                            ("lt_red", "q", "f"), ("lt_red", "d", "B"), ("rms_red", "d", "d"),
+                                            ("rms_red", "f", "B"), ("mean_red", "d", "d")])
+def test_cupy_reduction_kernels_compile(red, in_c, out_c):
+    rk = cupy_reductions()[red]
+    in_dt, out_dt = np.dtype(in_c), np.dtype(out_c)
+    vin, vout, r, typedefs = g._reduction_types(rk, in_dt, out_dt)
+    vc, rc = cuarray._core.dtypes.ctype(vin), cuarray._core.dtypes.ctype(vout)
+    _compiles(g.source(g._reduction_user(rk, vin, vout, r, typedefs), rk.name),
+              [g.nd_kernel_name(in_dt, out_dt, vc, rc, 27, False), g.scratch_kernel_name(in_dt, out_dt, vc, rc, True)])
+
+
+ND_DRIVER = r"""
+extern "C" void run(const {T}* in, {O}* out, const int* meta, const int* offs, const int* loff, int nnz, int nd,
+                    int total, int mode, {V} cval) {
+  blockDim = dim3{128, 1, 1};
+  for (int b = 0; b * 128 < total; ++b)
+    for (int t = 0; t < 128; ++t) {
+      blockIdx = dim3{(unsigned)b, 0, 0};
+      threadIdx = dim3{(unsigned)t, 0, 0};
+      cuarray_ndimage::generic_nd<{T}, {O}, {V}, {R}, 64, int>(in, out, meta, offs, loff, nnz, nd, total, mode, cval);
+    }
+}
+"""
+
+
+@pytest.mark.parametrize("in_c,out_c", [("B", "B"), ("d", "d")])
+def test_cupy_lt_reduction_on_host_against_scipy(tmp_path, in_c, out_c):
+    """CuPy's lt_red (`_raw_x[_in_ind.size()/2] > x`, the footprint's middle value against each)
+    in generic.cu's generic_nd, built with g++ and run thread by thread, against scipy.ndimage with
+    CuPy's Python twin of it, over modes, origins and footprints."""
+    import ctypes
+    import shutil
+    import subprocess
+
+    from cuarray.scipy.ndimage import _boundary
+    from cuarray.scipy.ndimage import _filter_kernels as fk
+
+    if shutil.which("g++") is None:
+        pytest.skip("no g++")
+    rk = cupy_reductions()["lt_red"]
+    in_dt, out_dt = np.dtype(in_c), np.dtype(out_c)
+    vin, vout, r, typedefs = g._reduction_types(rk, in_dt, out_dt)
+    ct = cuarray._core.dtypes.ctype
+    driver = ND_DRIVER.replace("{T}", ct(in_dt)).replace("{O}", ct(out_dt)).replace("{V}", ct(vin)).replace(
+        "{R}", ct(vout))
+    (tmp_path / "g.cpp").write_text(HOST_SHIM + g.source(g._reduction_user(rk, vin, vout, r, typedefs), "lt") + driver)
+    so = tmp_path / "g.so"
+    subprocess.run(["g++", "-std=c++17", "-O1", "-w", "-shared", "-fPIC", str(tmp_path / "g.cpp"), "-o", str(so)],
+                   check=True)
+    lib = ctypes.CDLL(str(so))
+    rng = np.random.default_rng(7)
+    x = (rng.random((6, 7)) * 50).astype(in_dt)
+    P, cv = ctypes.c_void_p, np.ctypeslib.as_ctypes_type(vin)
+    for fp, origin in [(np.ones((3, 4), bool), (0, 1)), (rng.random((4, 3)) < 0.6, (-1, 1)),
+                       (np.ones((3, 3), bool), (1, -1))]:
+        offs, loff, lo, hi = fk.tap_table(x.shape, fp, origin)
+        meta = np.concatenate([np.asarray(x.shape), lo, hi]).astype(np.int32)
+        offs, loff = np.ascontiguousarray(offs, np.int32), np.ascontiguousarray(loff, np.int32)
+        for mode, cval in [("reflect", 0.0), ("constant", 1.0), ("nearest", 0.0), ("wrap", 0.0), ("mirror", 0.0)]:
+            out = np.empty(x.shape, out_dt)
+            lib.run(x.ctypes.data_as(P), out.ctypes.data_as(P), meta.ctypes.data_as(P), offs.ctypes.data_as(P),
+                    loff.ctypes.data_as(P), ctypes.c_int(len(offs)), ctypes.c_int(2), ctypes.c_int(x.size),
+                    ctypes.c_int(_boundary.filter_mode(mode)), cv(vin.type(cval).item()))
+            ref = snd.generic_filter(x, lambda v: (v[len(v) // 2] > v).sum(), footprint=fp, mode=mode, cval=cval,
+                                     origin=origin, output=out_dt)
+            np.testing.assert_array_equal(out, ref, err_msg="{} {} {}".format(mode, origin, fp.astype(int)))

@@ -28,7 +28,7 @@ def hv():
         return np.asarray(x)
 
     return host_modules({
-        _support: dict(ndarray=np.ndarray),
+        _support: dict(ndarray=np.ndarray, as_array=lambda x, fn: np.asarray(x)),
         _vectorized: dict(as_array=as_array, ndarray=np.ndarray, _empty=np.empty, _moveaxis=np.moveaxis, _pad=np.pad,
                           _sliding_window_view=np.lib.stride_tricks.sliding_window_view),
     })[_vectorized]
