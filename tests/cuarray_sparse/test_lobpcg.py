@@ -17,17 +17,20 @@ from . import _host_shim
 from ._util import D, H
 
 
+def _host_lobpcg(monkeypatch):
+    """The host copies with _lobpcg's own stand-ins too."""
+    from cuarray.sparse.linalg import _lobpcg
+
+    return _host_shim.on_host(monkeypatch, "lobpcg", {_lobpcg: {
+        "as_array": lambda x, fn=None: np.asarray(x).view(_host_shim.HostArray),
+        "from_host": lambda x: np.asarray(x).view(_host_shim.HostArray),
+        "to_host": np.asarray, "ndarray": _host_shim.HostArray,
+        "eye": lambda n, dtype=None: np.eye(n, dtype=dtype).view(_host_shim.HostArray)}})
+
+
 @pytest.fixture
 def lob(dev, monkeypatch):
-    if dev == "host":  # the host copies with _lobpcg's own stand-ins too
-        from cuarray.sparse.linalg import _lobpcg
-
-        return _host_shim.on_host(monkeypatch, "lobpcg", {_lobpcg: {
-            "as_array": lambda x, fn=None: np.asarray(x).view(_host_shim.HostArray),
-            "from_host": lambda x: np.asarray(x).view(_host_shim.HostArray),
-            "to_host": np.asarray, "ndarray": _host_shim.HostArray,
-            "eye": lambda n, dtype=None: np.eye(n, dtype=dtype).view(_host_shim.HostArray)}})
-    return dev
+    return _host_lobpcg(monkeypatch) if dev == "host" else dev
 
 
 def _laplacian(n):
