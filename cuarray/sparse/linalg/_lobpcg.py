@@ -159,102 +159,150 @@ def lobpcg(A, X, B=None, M=None, Y=None, tol=None, maxiter=None, largest=True, v
     >>> round(float(w[0]), 4)
     6.0
     """
-    blockVectorY = Y
     if maxiter is None:
         maxiter = 20
-    bestIterationNumber = maxiter
     sizeY = 0
-    if blockVectorY is not None:
-        if len(blockVectorY.shape) != 2:
+    if Y is not None:
+        if len(Y.shape) != 2:
             warnings.warn("Expected rank-2 array for argument Y, instead got {}, so ignore it and use no "
-                          "constraints.".format(len(blockVectorY.shape)), UserWarning, stacklevel=2)
-            blockVectorY = None
+                          "constraints.".format(len(Y.shape)), UserWarning, stacklevel=2)
+            Y = None
         else:
-            sizeY = blockVectorY.shape[1]
+            sizeY = Y.shape[1]
     if X is None:
         raise ValueError("The mandatory initial matrix X cannot be None")
     if len(X.shape) != 2:
         raise ValueError("expected rank-2 array for argument X")
     X = as_array(X, "lobpcg")
-    bestX = X
     n, sizeX = X.shape
     if X.dtype.kind not in "fc":
         warnings.warn("Data type for argument X is {}, which is not inexact, so casted to np.float32.".format(
             X.dtype), UserWarning, stacklevel=2)
         X = X.astype(numpy.float32)
-    lamHist = numpy.zeros((maxiter + 3, sizeX), X.dtype) if retLambdaHistory else None
-    resHist = numpy.zeros((maxiter + 3, sizeX), X.dtype) if retResidualNormsHistory else None
     if verbosityLevel:
         print("Solving {} eigenvalue problem with{} preconditioning\n\nmatrix size {}\nblock size {}\n\n{}\n".format(
             "standard" if B is None else "generalized", "out" if M is None else "", n, sizeX,
-            "No constraints\n" if blockVectorY is None else "{} constraint{}\n".format(sizeY, "s" if sizeY > 1 else "")))
+            "No constraints\n" if Y is None else "{} constraint{}\n".format(sizeY, "s" if sizeY > 1 else "")))
     if n - sizeY < 5 * sizeX:
         warnings.warn("The problem size {} minus the constraints size {} is too small relative to the block size {}. "
                       "Using a dense eigensolver instead of LOBPCG iterations.No output of the history of the "
                       "iterations.".format(n, sizeY, sizeX), UserWarning, stacklevel=2)
-        if blockVectorY is not None:
+        if Y is not None:
             raise NotImplementedError("The dense eigensolver does not support constraints.")
         return _dense(A, B, n, min(sizeX, n), largest)
     if tol is None or tol <= 0.0:
         tol = numpy.sqrt(numpy.finfo(X.dtype).eps) * n
-    A, B, M = _matmat(A), _matmat(B), _matmat(M)
+    run = _Run(_matmat(A), _matmat(B), _matmat(M), None if Y is None else as_array(Y, "lobpcg"), X, tol, maxiter,
+               largest, verbosityLevel, retLambdaHistory, retResidualNormsHistory, restartControl)
+    while run.it < maxiter and run.step():
+        pass
+    return run.finish()
 
-    project = None
-    if blockVectorY is not None:
-        project = _constraints(as_array(blockVectorY, "lobpcg"), B)
-        X = project(X)
-    X, BX, _ = _b_orthonormalize(B, X, verbosityLevel=verbosityLevel)
-    if X is None:
-        raise ValueError("Linearly dependent initial approximations")
-    AX = _checked(X, A(X), "initial approximations", "primary")
-    lam, C = _host_linalg().eigh(_read(_herm(X, AX))[0], check_finite=False)
-    ii = _get_indx(lam, sizeX, largest)
-    lam = lam[ii]
-    if lamHist is not None:
-        lamHist[0, :] = lam
-    C = numpy.ascontiguousarray(C[:, ii])
-    X, AX = _in_place(X, C), _in_place(AX, C)
-    if B is not None:
-        BX = _in_place(BX, C)
 
-    activeMask = numpy.ones((sizeX,), dtype=bool)
-    P = AP = BP = None
-    smallest = numpy.abs(numpy.finfo(X.dtype).max)
-    it = -1
-    restart, forcedRestart, explicitGram = True, False, False
-    while it < maxiter:
-        it += 1
-        R, norms = _residual_norms(AX, X if B is None else BX, lam)
+class _Run:
+    """One lobpcg run: SciPy's loop variables (blockVectorX is `X`, ...) and its three phases,
+    `__init__` (constraints, the first Rayleigh-Ritz step), `step` (one iteration: False where
+    SciPy's loop breaks) and `finish` (the best iterate's final Rayleigh-Ritz step)."""
+
+    def __init__(self, A, B, M, Y, X, tol, maxiter, largest, verbosity, lam_history, res_history, restart_control):
+        self.A, self.B, self.M, self.tol, self.largest, self.verbosity = A, B, M, tol, largest, verbosity
+        self.restart_control = restart_control
+        self.sizeX = X.shape[1]
+        self.lamHist = numpy.zeros((maxiter + 3, self.sizeX), X.dtype) if lam_history else None
+        self.resHist = numpy.zeros((maxiter + 3, self.sizeX), X.dtype) if res_history else None
+        self.best, self.bestX = maxiter, X
+        self.project = None if Y is None else _constraints(Y, B)
+        if self.project is not None:
+            X = self.project(X)
+        X, BX, _ = _b_orthonormalize(B, X, verbosityLevel=verbosity)
+        if X is None:
+            raise ValueError("Linearly dependent initial approximations")
+        AX = _checked(X, A(X), "initial approximations", "primary")
+        lam, C = _host_linalg().eigh(_read(_herm(X, AX))[0], check_finite=False)
+        ii = _get_indx(lam, self.sizeX, largest)
+        self.lam = lam[ii]
+        if self.lamHist is not None:
+            self.lamHist[0, :] = self.lam
+        C = numpy.ascontiguousarray(C[:, ii])
+        self.X, self.AX = _in_place(X, C), _in_place(AX, C)
+        self.BX = _in_place(BX, C) if B is not None else BX
+        self.active = numpy.ones((self.sizeX,), dtype=bool)
+        self.P = self.AP = self.BP = None
+        self.smallest = numpy.abs(numpy.finfo(self.X.dtype).max)
+        self.it = -1
+        self.restart, self.forced_restart, self.explicit = True, False, False
+
+    def _residuals(self):
+        """The residual block and its column norms (read), the best iterate and the forced
+        restart updated as SciPy's loop head does."""
+        R, norms = _residual_norms(self.AX, self.X if self.B is None else self.BX, self.lam)
         norms = _read(norms)[0]
-        if resHist is not None:
-            resHist[it, :] = norms
-        residualNorm = numpy.sum(numpy.abs(norms)) / sizeX
-        if residualNorm < smallest:
-            smallest, bestIterationNumber, bestX = residualNorm, it, X
-        elif residualNorm > 2 ** restartControl * smallest:
-            forcedRestart = True
-            AX = _checked(X, A(X), "restarted iterate", "primary")
-            if B is not None:
-                BX = _checked(X, B(X), "restarted iterate", "secondary")
-        activeMask = activeMask & (norms > tol)
-        size = int(activeMask.sum())
-        if verbosityLevel:
-            print("iteration {}\ncurrent block size: {}\neigenvalue(s):\n{}\nresidual norm(s):\n{}".format(
-                it, size, lam, norms))
-        if size == 0:
-            break
-        active = from_host(numpy.flatnonzero(activeMask))
-        aR = R[:, active]
-        if it > 0:
-            aP, aAP = P[:, active], AP[:, active]
-            aBP = BP[:, active] if B is not None else None
-        if M is not None:
-            aR = M(aR)
-        if project is not None:
-            aR = project(aR)
-        aR = aR - X @ _herm(X if B is None else BX, aR)  # B-orthogonal to X
+        if self.resHist is not None:
+            self.resHist[self.it, :] = norms
+        residual = numpy.sum(numpy.abs(norms)) / self.sizeX
+        if residual < self.smallest:
+            self.smallest, self.best, self.bestX = residual, self.it, self.X
+        elif residual > 2 ** self.restart_control * self.smallest:
+            self.forced_restart = True
+            self.AX = _checked(self.X, self.A(self.X), "restarted iterate", "primary")
+            if self.B is not None:
+                self.BX = _checked(self.X, self.B(self.X), "restarted iterate", "secondary")
+        return R, norms
 
-        # the Gram matrices of both orthonormalisations in one read
+    def step(self):
+        self.it += 1
+        A, B, it = self.A, self.B, self.it
+        R, norms = self._residuals()
+        self.active &= norms > self.tol
+        size = int(self.active.sum())
+        if self.verbosity:
+            print("iteration {}\ncurrent block size: {}\neigenvalue(s):\n{}\nresidual norm(s):\n{}".format(
+                it, size, self.lam, norms))
+        if size == 0:
+            return False
+        active = from_host(numpy.flatnonzero(self.active))
+        aR = R[:, active]
+        aP = aAP = aBP = None
+        if it > 0:
+            aP, aAP = self.P[:, active], self.AP[:, active]
+            aBP = self.BP[:, active] if B is not None else None
+        if self.M is not None:
+            aR = self.M(aR)
+        if self.project is not None:
+            aR = self.project(aR)
+        X, AX, BX = self.X, self.AX, self.BX
+        aR = aR - X @ _herm(X if B is None else BX, aR)  # B-orthogonal to X
+        aR, aBR, aP, aAP, aBP = self._orthonormalize(aR, aP, aAP, aBP)
+        if aR is None:
+            warnings.warn("Failed at iteration {} with accuracies {}\n not reaching the requested tolerance {}.".format(
+                it, norms, self.tol), UserWarning, stacklevel=3)
+            return False
+        aAR = A(aR)
+        myeps = 1 if aAR.dtype == numpy.float32 else numpy.sqrt(numpy.finfo(aR.dtype).eps)
+        self.explicit = self.explicit or not norms.max() > myeps
+        if B is None:
+            BX = self.BX = X
+        restart = self.restart
+        step = _rayleigh_ritz(X, AX, BX, aR, aAR, aBR, None if restart else (aP, aAP, aBP), self.lam, self.sizeX,
+                              size, self.explicit, it, self.verbosity)
+        if step is None and not restart:
+            restart = self.restart = True  # eigh failed on [X, R, P]: again without the directions P
+            step = _rayleigh_ritz(X, AX, BX, aR, aAR, aBR, None, self.lam, self.sizeX, size, self.explicit, it,
+                                  self.verbosity)
+        if step is None:
+            return False
+        lam, C = step
+        ii = _get_indx(lam, self.sizeX, self.largest)
+        self.lam, C = lam[ii], C[:, ii]
+        if self.lamHist is not None:
+            self.lamHist[it + 1, :] = self.lam
+        self._ritz_vectors(C, size, aR, aAR, aBR, None if restart else (aP, aAP, aBP))
+        return True
+
+    def _orthonormalize(self, aR, aP, aAP, aBP):
+        """The active residuals B-orthonormalised (None where that fails: SciPy stops) and the
+        active directions too (a restart where that fails), both Gram matrices read at once."""
+        B = self.B
         aBR = aR
         if B is not None:
             try:
@@ -262,105 +310,86 @@ def lobpcg(A, X, B=None, M=None, Y=None, tol=None, maxiter=None, largest=True, v
             except ValueError:
                 raise
             except Exception as e:
-                if verbosityLevel:
-                    warnings.warn("Secondary MatMul call failed with error\n{}\n".format(e), UserWarning, stacklevel=2)
-                aBR = None
-        pairs = [] if aBR is None else [(aR, aBR)] + ([(aP, aP if B is None else aBP)] if it > 0 else [])
-        grams = _read(*[_herm(u, v) for u, v in pairs]) if pairs else [None]
-        if aBR is not None:
-            aR, aBR, _ = _b_orthonormalize(B, aR, aBR, grams[0], verbosityLevel)
-        if aBR is None or aR is None:
-            warnings.warn("Failed at iteration {} with accuracies {}\n not reaching the requested tolerance {}.".format(
-                it, norms, tol), UserWarning, stacklevel=2)
-            break
-        aAR = A(aR)
-        if it > 0:
-            aP, aBPn, invR = _b_orthonormalize(B, aP, aBP if B is not None else None, grams[1], verbosityLevel)
-            if aP is not None:
-                aBP = aBPn if B is not None else None
-                aAP = _in_place(aAP, invR)
-                restart = forcedRestart
-            else:
-                restart = True
+                if self.verbosity:
+                    warnings.warn("Secondary MatMul call failed with error\n{}\n".format(e), UserWarning, stacklevel=4)
+                return None, None, aP, aAP, aBP
+        pairs = [(aR, aBR)] + ([(aP, aP if B is None else aBP)] if aP is not None else [])
+        grams = _read(*[_herm(u, v) for u, v in pairs])
+        aR, aBR, _ = _b_orthonormalize(B, aR, aBR, grams[0], self.verbosity)
+        if aR is None or aP is None:
+            return aR, aBR, aP, aAP, aBP
+        aP, aBPn, invR = _b_orthonormalize(B, aP, aBP, grams[1], self.verbosity)
+        if aP is None:
+            self.restart = True
+            return aR, aBR, None, None, None
+        self.restart = self.forced_restart
+        return aR, aBR, aP, _in_place(aAP, invR), (aBPn if B is not None else aP)
 
-        myeps = 1 if aAR.dtype == numpy.float32 else numpy.sqrt(numpy.finfo(aR.dtype).eps)
-        explicitGram = explicitGram or not norms.max() > myeps
-        if B is None:
-            BX, aBR = X, aR
-            if not restart:
-                aBP = aP
-        step = _rayleigh_ritz(X, AX, BX, aR, aAR, aBR, None if restart else (aP, aAP, aBP), lam, sizeX, size,
-                              explicitGram, it, verbosityLevel)
-        if step is None and not restart:
-            restart = True  # eigh failed on [X, R, P]: again without the directions P
-            step = _rayleigh_ritz(X, AX, BX, aR, aAR, aBR, None, lam, sizeX, size, explicitGram, it, verbosityLevel)
-        if step is None:
-            break
-        lam, C = step
-        ii = _get_indx(lam, sizeX, largest)
-        lam, C = lam[ii], C[:, ii]
-        if lamHist is not None:
-            lamHist[it + 1, :] = lam
+    def _ritz_vectors(self, C, size, aR, aAR, aBR, directions):
+        """X, AX, BX and the new directions P, AP, BP from the Rayleigh-Ritz coefficients."""
+        sizeX, B = self.sizeX, self.B
         cX = from_host(numpy.ascontiguousarray(C[:sizeX]))
         cR = from_host(numpy.ascontiguousarray(C[sizeX:sizeX + size]))
         pp, app = aR @ cR, aAR @ cR
         bpp = aBR @ cR if B is not None else None
-        if not restart:
+        if directions is not None:
+            aP, aAP, aBP = directions
             cP = from_host(numpy.ascontiguousarray(C[sizeX + size:]))
             pp, app = pp + aP @ cP, app + aAP @ cP
             if B is not None:
                 bpp = bpp + aBP @ cP
-        X, AX = X @ cX + pp, AX @ cX + app
+        self.X, self.AX = self.X @ cX + pp, self.AX @ cX + app
         if B is not None:
-            BX = BX @ cX + bpp
-        P, AP, BP = pp, app, bpp
+            self.BX = self.BX @ cX + bpp
+        self.P, self.AP, self.BP = pp, app, bpp
 
-    R, norms = _residual_norms(AX, X if B is None else BX, lam)
-    norms = _read(norms)[0]
-    if lamHist is not None:
-        lamHist[it + 1, :] = lam
-    if resHist is not None:
-        resHist[it + 1, :] = norms
-    residualNorm = numpy.sum(numpy.abs(norms)) / sizeX
-    if residualNorm < smallest:
-        smallest, bestIterationNumber, bestX = residualNorm, it + 1, X
-    if numpy.max(numpy.abs(norms)) > tol:
-        warnings.warn("Exited at iteration {} with accuracies \n{}\nnot reaching the requested tolerance {}.\nUse "
-                      "iteration {} instead with accuracy \n{}.\n".format(it, norms, tol, bestIterationNumber, smallest),
-                      UserWarning, stacklevel=2)
-    if verbosityLevel:
-        print("Final iterative eigenvalue(s):\n{}\nFinal iterative residual norm(s):\n{}".format(lam, norms))
-
-    # the best iterate, the constraints exactly, then a final Rayleigh-Ritz step (SciPy's postprocessing)
-    X = bestX if project is None else project(bestX)
-    AX = _checked(X, A(X), "postprocessing iterate", "primary")
-    BX = X if B is None else _checked(X, B(X), "postprocessing iterate", "secondary")
-    gramXAX, gramXBX = _read(_herm(X, AX), _herm(X, BX))
-    _report(gramXAX, gramXBX, verbosityLevel)
-    la = _host_linalg()
-    try:
-        lam, C = la.eigh((gramXAX + gramXAX.T.conj()) / 2, (gramXBX + gramXBX.T.conj()) / 2, check_finite=False)
-    except la.LinAlgError as e:
-        raise ValueError("eigh has failed in lobpcg postprocessing") from e
-    ii = _get_indx(lam, sizeX, largest)
-    lam = lam[ii]
-    Cd = from_host(numpy.ascontiguousarray(C[:, ii]))
-    X, AX = X @ Cd, AX @ Cd
-    BX = X if B is None else BX @ Cd
-    R, norms = _residual_norms(AX, BX, lam)
-    norms = _read(norms)[0]
-    out = [from_host(lam), X]
-    for hist, last in ((lamHist, lam), (resHist, norms)):
-        if hist is not None:
-            hist[bestIterationNumber + 1, :] = last
-            rows = from_host(hist[:bestIterationNumber + 2])
-            out.append([rows[i] if sizeX > 1 else rows[i, 0] for i in range(rows.shape[0])])
-    if numpy.max(numpy.abs(norms)) > tol:
-        warnings.warn("Exited postprocessing with accuracies \n{}\nnot reaching the requested tolerance {}.".format(
-            norms, tol), UserWarning, stacklevel=2)
-    if verbosityLevel:
-        print("Final postprocessing eigenvalue(s):\n{}\nFinal residual norm(s):\n{}".format(lam, norms))
-    return tuple(out)
+    def finish(self):
+        """SciPy's exit: the last residuals, then the best iterate (constrained exactly) through a
+        final Rayleigh-Ritz step; the results and the truncated histories."""
+        A, B, it, tol = self.A, self.B, self.it, self.tol
+        R, norms = _residual_norms(self.AX, self.X if B is None else self.BX, self.lam)
+        norms = _read(norms)[0]
+        if self.lamHist is not None:
+            self.lamHist[it + 1, :] = self.lam
+        if self.resHist is not None:
+            self.resHist[it + 1, :] = norms
+        residual = numpy.sum(numpy.abs(norms)) / self.sizeX
+        if residual < self.smallest:
+            self.smallest, self.best, self.bestX = residual, it + 1, self.X
+        if numpy.max(numpy.abs(norms)) > tol:
+            warnings.warn("Exited at iteration {} with accuracies \n{}\nnot reaching the requested tolerance {}.\nUse "
+                          "iteration {} instead with accuracy \n{}.\n".format(it, norms, tol, self.best, self.smallest),
+                          UserWarning, stacklevel=3)
+        if self.verbosity:
+            print("Final iterative eigenvalue(s):\n{}\nFinal iterative residual norm(s):\n{}".format(self.lam, norms))
+        X = self.bestX if self.project is None else self.project(self.bestX)
+        AX = _checked(X, A(X), "postprocessing iterate", "primary")
+        BX = X if B is None else _checked(X, B(X), "postprocessing iterate", "secondary")
+        gramXAX, gramXBX = _read(_herm(X, AX), _herm(X, BX))
+        _report(gramXAX, gramXBX, self.verbosity)
+        la = _host_linalg()
+        try:
+            lam, C = la.eigh((gramXAX + gramXAX.T.conj()) / 2, (gramXBX + gramXBX.T.conj()) / 2, check_finite=False)
+        except la.LinAlgError as e:
+            raise ValueError("eigh has failed in lobpcg postprocessing") from e
+        ii = _get_indx(lam, self.sizeX, self.largest)
+        lam = lam[ii]
+        Cd = from_host(numpy.ascontiguousarray(C[:, ii]))
+        X, AX = X @ Cd, AX @ Cd
+        R, norms = _residual_norms(AX, X if B is None else BX @ Cd, lam)
+        norms = _read(norms)[0]
+        out = [from_host(lam), X]
+        for hist, last in ((self.lamHist, lam), (self.resHist, norms)):
+            if hist is not None:
+                hist[self.best + 1, :] = last
+                rows = from_host(hist[:self.best + 2])
+                out.append([rows[i] if self.sizeX > 1 else rows[i, 0] for i in range(rows.shape[0])])
+        if numpy.max(numpy.abs(norms)) > tol:
+            warnings.warn("Exited postprocessing with accuracies \n{}\nnot reaching the requested tolerance {}.".format(
+                norms, tol), UserWarning, stacklevel=3)
+        if self.verbosity:
+            print("Final postprocessing eigenvalue(s):\n{}\nFinal residual norm(s):\n{}".format(lam, norms))
+        return tuple(out)
 
 
 def _rayleigh_ritz(X, AX, BX, R, AR, BR, directions, lam, sizeX, size, explicit, it, verbosityLevel):
