@@ -153,8 +153,10 @@ def eigsh(A, k=6, M=None, sigma=None, which="LM", v0=None, ncv=None, maxiter=Non
           return_eigenvectors=True, Minv=None, OPinv=None, mode="normal", rng=None):
     """See `scipy.sparse.linalg.eigsh`: thick-restart Lanczos on the device (not ARPACK), `which`
     'LM', 'SM', 'LA', 'SA' or 'BE'; shift-invert with a real `sigma` in mode 'normal' (`OPinv`, or
-    as `eigs` builds it: cuDSS for a sparse A). Eigenvalues ascending (SciPy's order without
-    eigenvectors is ARPACK's own). Not supported: the generalized problem (`M`, `Minv`), modes
+    as `eigs` builds it: cuDSS for a sparse A). Restarts keep as many Ritz vectors as ARPACK's
+    dsaup2; a complex Hermitian A follows the rules of `eigs`, as SciPy hands it to eigs (k < n - 1,
+    ncv > k + 1). Eigenvalues ascending (SciPy's order without eigenvectors is ARPACK's own). Not
+    supported: the generalized problem (`M`, `Minv`), modes
     'buckling' and 'cayley' and a complex `sigma` (NotImplementedError).
 
     Examples
