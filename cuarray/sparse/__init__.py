@@ -59,14 +59,14 @@ from ._npz import load_npz as load_npz
 
 
 def __getattr__(name):
-    # `cuarray.sparse.linalg` on first access, as `scipy.sparse.linalg` is a submodule to import: the
+    # `cuarray.sparse.linalg` (and `csgraph`) on first access, as SciPy's are submodules to import: the
     # iterative solvers are ~35 ms of a first sparse product that solves nothing (issue 51).
-    if name == "linalg":
-        return importlib.import_module(__name__ + ".linalg")  # sets this package's attribute
+    if name in ("linalg", "csgraph"):
+        return importlib.import_module(__name__ + "." + name)  # sets this package's attribute
     raise AttributeError("module {!r} has no attribute {!r}".format(__name__, name))
 
 
 def __dir__():
-    return sorted(set(globals()) | {"linalg"})
+    return sorted(set(globals()) | {"linalg", "csgraph"})
 
 _data.bind(_base._spbase)

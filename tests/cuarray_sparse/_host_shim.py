@@ -64,7 +64,7 @@ def _modules():
 
 # The dense routines cuarray.sparse imports (each module binds NAME, or NAME_ where NAME is a
 # builtin or taken): NumPy's function of the same name replaces each during a test.
-_DENSE = ("empty empty_like zeros zeros_like ones ones_like full asarray copy asnumpy arange reshape ravel "
+_DENSE = ("swapaxes moveaxis empty empty_like zeros zeros_like ones ones_like full asarray copy asnumpy arange reshape ravel "
           "broadcast_to concatenate stack repeat take matmul dot vdot any all isfinite isnan logical_and "
           "logical_or logical_not greater less equal not_equal sum cumsum diff add subtract multiply divide "
           "true_divide floor_divide negative power real imag conj maximum minimum fmax fmin sqrt square "

@@ -9,6 +9,7 @@ import sys
 
 def test_sparse_is_cuarray_sparse():
     import cuarray.sparse
+    import cuarray.sparse.csgraph
     import cuarray.sparse.linalg
     from cuarray.scipy import sparse
 
@@ -20,6 +21,9 @@ def test_sparse_is_cuarray_sparse():
     for n in vars(cuarray.sparse.linalg):
         if not n.startswith("_") and not isinstance(getattr(cuarray.sparse.linalg, n), type(sys)):
             assert getattr(sparse.linalg, n) is getattr(cuarray.sparse.linalg, n), n
+    for n in vars(cuarray.sparse.csgraph):
+        if not n.startswith("_") and not isinstance(getattr(cuarray.sparse.csgraph, n), type(sys)):
+            assert getattr(sparse.csgraph, n) is getattr(cuarray.sparse.csgraph, n), n
 
 
 def test_fft_is_the_scipy_backend():

@@ -248,7 +248,8 @@ def companion(a):
 
 
 def block_diag(*arrs):
-    """See `scipy.linalg.block_diag`.
+    """See `scipy.linalg.block_diag` (stacks too, as SciPy >= 1.17: leading dimensions are batch
+    dimensions, broadcast across the arguments).
 
     Examples
     --------
@@ -262,16 +263,14 @@ def block_diag(*arrs):
     if not arrs:
         return zeros((1, 0))
     arrs = [as_parameter(a, "block_diag") for a in arrs]
-    arrs = [a.reshape(1, -1) if a.ndim < 2 else a for a in arrs]
-    bad = [k for k, a in enumerate(arrs) if a.ndim > 2]
-    if bad:
-        raise ValueError("arguments in the following positions have dimension greater than 2: {}".format(bad))
-    shapes = numpy.array([a.shape for a in arrs])
-    out = zeros(tuple(int(v) for v in numpy.sum(shapes, axis=0)),
-                   dtype=numpy.result_type(*[a.dtype for a in arrs]))
+    arrs = [a.reshape((1,) * (2 - a.ndim) + a.shape) if a.ndim < 2 else a for a in arrs]
+    batch = numpy.broadcast_shapes(*[a.shape[:-2] for a in arrs])  # (a zero-size batch too, as SciPy)
+    shapes = numpy.array([a.shape[-2:] for a in arrs])
+    out = zeros(batch + tuple(int(v) for v in numpy.sum(shapes, axis=0)),
+                dtype=numpy.result_type(*[a.dtype for a in arrs]))
     r, c = 0, 0
     for a, (rr, cc) in zip(arrs, shapes):
-        out[r:r + rr, c:c + cc] = a
+        out[..., r:r + rr, c:c + cc] = a
         r += int(rr)
         c += int(cc)
     return out

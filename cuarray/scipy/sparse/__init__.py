@@ -37,4 +37,5 @@ from ...sparse import spmatrix as spmatrix
 from ...sparse import tril as tril
 from ...sparse import triu as triu
 from ...sparse import vstack as vstack
+from . import csgraph as csgraph
 from . import linalg as linalg

@@ -105,7 +105,7 @@ def _check_modes(A, M, sigma, Minv, OPinv, OPpart):
         raise ValueError("Minv should not be specified when sigma is specified.")
 
 
-def _dense_eig(A, M, return_eigenvectors):
+def dense_eig_fallback(A, M, return_eigenvectors):
     warnings.warn("k >= N - 1 for N * N square matrix. Attempting to use scipy.linalg.eig instead.",
                   RuntimeWarning, stacklevel=3)
     if issparse(A):
@@ -146,7 +146,7 @@ def eigs(A, k=6, M=None, sigma=None, which="LM", v0=None, ncv=None, maxiter=None
     if k >= n - 1:
         if M is not None:
             raise NotImplementedError("eigs: the generalized problem (M) is not supported")
-        return _dense_eig(A, M, return_eigenvectors)
+        return dense_eig_fallback(A, M, return_eigenvectors)
     _check_modes(A, M, sigma, Minv, OPinv, OPpart)
     if which not in _WHICH:
         raise ValueError("which must be one of {}".format(" ".join(_WHICH)))

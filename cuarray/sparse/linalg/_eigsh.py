@@ -23,8 +23,8 @@ from ...linalg._decomp import eigh as eigh_dense
 from ...linalg._matmul import matmul
 from .._base import issparse
 from ._arnoldi import arnoldi_step, random_direction
-from ._arpack_errors import no_convergence
-from ._eigs import shift_invert_op, solver_dtype, start_vector
+from ._arpack_errors import arpack_error, no_convergence
+from ._eigs import dense_eig_fallback, shift_invert_op, solver_dtype, start_vector
 from ._interface import aslinearoperator
 from ._iterative import _nrm
 
@@ -97,6 +97,17 @@ def _check_modes(A, M, sigma, Minv, OPinv, mode):
         raise NotImplementedError("eigsh: a complex shift is not supported")
 
 
+def _kept(k, ncv, nconv):
+    """How many Ritz vectors a restart keeps: ARPACK's dsaup2 (Lehoucq, Sorensen and Yang, the
+    ARPACK Users' Guide, 1998), the k wanted and min(nconv, (ncv - k) / 2) more once nconv of them
+    have converged, and for k = 1 half the basis (two for ncv < 6), so that a restart does not
+    stagnate on the Ritz values it keeps; always fewer than ncv (one new direction at least)."""
+    keep = k + min(nconv, (ncv - k) // 2)
+    if keep == 1 and ncv > 2:
+        keep = ncv // 2 if ncv >= 6 else 2
+    return min(keep, ncv - 1)
+
+
 def _lanczos(matvec, n, dt, k, ncv, which, tol, maxiter, v0, rng):
     """Thick-restart Lanczos: ``(theta, ritz rows, conv, restarts)`` for the k wanted of `which`."""
     rdt = numpy.dtype(dt.char.lower())
@@ -127,21 +138,25 @@ def _lanczos(matvec, n, dt, k, ncv, which, tol, maxiter, v0, rng):
         ritz = matmul(asarray(numpy.ascontiguousarray(s[:, idx].T).astype(dt)), V)
         if conv.all() or restart == maxiter - 1:
             return theta[idx], ritz, conv, restart + 1
-        # thick restart: keep the k Ritz vectors, continue from the residual direction
-        V[:k] = ritz
-        V[k] = u
-        alpha[:k] = asarray(theta[idx].astype(rdt))
-        arrow = b[-1] * s[-1, idx]
-        kept = start = k
-        u = _extend(matvec, V, alpha, beta, k, ncv)
+        # thick restart: keep the Ritz vectors ARPACK keeps, continue from the residual direction
+        keep = _kept(k, ncv, int(conv.sum()))
+        sel = _pick(theta, keep, which)
+        V[:keep] = ritz if keep == k else matmul(asarray(numpy.ascontiguousarray(s[:, sel].T).astype(dt)), V)
+        V[keep] = u
+        alpha[:keep] = asarray(theta[sel].astype(rdt))
+        arrow = b[-1] * s[-1, sel]
+        kept = start = keep
+        u = _extend(matvec, V, alpha, beta, keep, ncv)
 
 
 def eigsh(A, k=6, M=None, sigma=None, which="LM", v0=None, ncv=None, maxiter=None, tol=0,
           return_eigenvectors=True, Minv=None, OPinv=None, mode="normal", rng=None):
     """See `scipy.sparse.linalg.eigsh`: thick-restart Lanczos on the device (not ARPACK), `which`
     'LM', 'SM', 'LA', 'SA' or 'BE'; shift-invert with a real `sigma` in mode 'normal' (`OPinv`, or
-    as `eigs` builds it: cuDSS for a sparse A). Eigenvalues ascending (SciPy's order without
-    eigenvectors is ARPACK's own). Not supported: the generalized problem (`M`, `Minv`), modes
+    as `eigs` builds it: cuDSS for a sparse A). Restarts keep as many Ritz vectors as ARPACK's
+    dsaup2; a complex Hermitian A follows the rules of `eigs`, as SciPy hands it to eigs (k < n - 1,
+    ncv > k + 1). Eigenvalues ascending (SciPy's order without eigenvectors is ARPACK's own). Not
+    supported: the generalized problem (`M`, `Minv`), modes
     'buckling' and 'cayley' and a complex `sigma` (NotImplementedError).
 
     Examples
@@ -154,30 +169,41 @@ def eigsh(A, k=6, M=None, sigma=None, which="LM", v0=None, ncv=None, maxiter=Non
     >>> cuarray.round(cuarray.sort(w), 6)
     array([5., 6.])
     """
+    hermitian = numpy.dtype(A.dtype).kind == "c"
+    if hermitian:  # SciPy solves a complex Hermitian problem with eigs: eigs's rules for k and ncv
+        if mode != "normal":
+            raise ValueError("mode={} cannot be used with complex matrix A".format(mode))
+        if which == "BE":
+            raise ValueError("which='BE' cannot be used with complex matrix A")
+        which = {"LR": "LA", "SR": "SA"}.get(which, which)
     if len(A.shape) > 2:
         raise ValueError("{}-dimensional `A` is unsupported, expected 2-D.".format(len(A.shape)))
     if A.shape[0] != A.shape[1]:
         raise ValueError("expected square matrix (shape={})".format(A.shape))
     n = A.shape[0]
     if k <= 0:
-        raise ValueError("k must be greater than 0.")
-    if k >= n:
+        raise ValueError("k={} must be greater than 0.".format(k) if hermitian else "k must be greater than 0.")
+    if k >= n - hermitian:
         if M is not None:
             raise NotImplementedError("eigsh: the generalized problem (M) is not supported")
+        if hermitian:  # eigs's dense path: every eigenvalue (real parts), SciPy's warning and errors
+            out = dense_eig_fallback(A, M, return_eigenvectors)
+            return (real(out[0]), out[1]) if return_eigenvectors else real(out)
         return _all_eigenvalues(A, return_eigenvectors)
     _check_modes(A, M, sigma, Minv, OPinv, mode)
     if which not in _WHICH:
         raise ValueError("which must be one of {}".format(" ".join(_WHICH)))
     dt = solver_dtype(A)
-    if which == "BE" and dt.kind == "c":
-        raise ValueError("which='BE' cannot be used with complex matrix A")
     rdt = numpy.dtype(dt.char.lower())
-    ncv = min(max(2 * k, k + 32) if ncv is None else ncv, n)  # SciPy's k < ncv <= n
-    if ncv <= k:
-        raise ValueError("ncv must be k<ncv<=n, ncv={}".format(ncv))
+    ncv = min(max(2 * k + 1, 20) if ncv is None else ncv, n)  # SciPy's default and clip
+    if ncv <= k + hermitian:
+        raise ValueError("ncv must be k+1<ncv<=n, ncv={}".format(ncv) if hermitian else
+                         "ncv must be k<ncv<=n, ncv={}".format(ncv))
     maxiter = 10 * n if maxiter is None else maxiter
     if maxiter <= 0:
         raise ValueError("maxiter must be positive, maxiter={}".format(maxiter))
+    if which == "BE" and k == 1:  # ARPACK's dsaupd refuses one eigenvalue from both ends (info -13)
+        raise arpack_error(-13, {-13: "NEV and WHICH = 'BE' are incompatible. "})
     tol = float(numpy.finfo(rdt).eps) if tol == 0 else float(tol)
     rng = numpy.random.default_rng(rng)
     x0 = start_vector(v0, n, dt, rng)

@@ -1,26 +1,49 @@
 """LinearOperator and aslinearoperator. See `scipy.sparse.linalg.LinearOperator`.
 
-An operator is a shape, a dtype and a `matvec` (with optional `rmatvec`, `matmat`, `rmatmat`) on
-cuarray vectors; subclasses may define `_matvec`/`_rmatvec`/`_matmat` instead, as in SciPy.
+SciPy's protocol, as SciPy 1.18 defines it: ``LinearOperator(shape, matvec, ...)`` builds an
+operator from functions (the class is then a factory of `_CustomLinearOperator`); a subclass
+defines `_matvec` or `_matmat` (each gives the other), optionally `_rmatvec`, `_rmatmat` or
+`_adjoint` (each gives the others), and calls ``super().__init__(dtype, shape)`` or just sets
+`dtype` and `shape` itself. The public methods check shapes and read nothing from the instance
+but `shape`, so a subclass that never calls ``__init__`` works too. Shapes may carry leading batch
+dimensions (SciPy 1.18); the solvers take 2-D operators.
 """
 
 from __future__ import annotations
 
+import operator
+import warnings
+
 import numpy
 
-from ..._core.ndarray import ndarray
+from ..._core.host_input import as_array
 from ..._creation.basic import zeros
 from ..._manipulation.joining import stack
-from ..._math.arithmetic import add, multiply
+from ..._manipulation.transpose import swapaxes
 from ..._math.complex import conj
-from .. import _sputils
 from .._base import issparse
 
 __all__ = ["LinearOperator", "aslinearoperator"]
 
 
+def _isscalar(x) -> bool:
+    """SciPy's scalar test of operator arithmetic: a Python or NumPy scalar (not an array)."""
+    return numpy.isscalar(x)
+
+
+def _swapped(shape):
+    return (*shape[:-2], shape[-1], shape[-2])
+
+
+def _batch(*shapes):
+    return numpy.broadcast_shapes(*[tuple(s) for s in shapes])
+
+
 class LinearOperator:
-    """See `scipy.sparse.linalg.LinearOperator`.
+    """See `scipy.sparse.linalg.LinearOperator` (SciPy 1.18's protocol: the factory call with
+    functions, subclasses defining `_matvec`/`_matmat` and `_rmatvec`/`_rmatmat`/`_adjoint`,
+    ``__init__(dtype, shape)``, dtype inference from an int8 product, the operator algebra).
+    Vectors and matrices are cuarray arrays; `xp` is accepted and not used.
 
     Examples
     --------
@@ -31,240 +54,487 @@ class LinearOperator:
     (2, 2)
     >>> op.matvec(cuarray.array([1., 2.]))
     array([2., 4.])
+    >>> class Double(splinalg.LinearOperator):
+    ...     def __init__(self, n):
+    ...         super().__init__(cuarray.float64, (n, n))
+    ...     def _matvec(self, x):
+    ...         return 2 * x
+    >>> (Double(2) @ cuarray.array([1., 2.])).tolist()
+    [2.0, 4.0]
     """
 
-    ndim = 2
+    ndim = 2  # the instance's, set by __init__; a subclass that never calls it has a 2-D shape
 
-    def __init__(self, shape=None, matvec=None, rmatvec=None, matmat=None, dtype=None, rmatmat=None):
-        if shape is None and hasattr(self, "shape"):
-            shape = self.shape
-        shape = _sputils.check_shape(shape)
-        self.shape = shape
-        self._f = {"matvec": matvec, "rmatvec": rmatvec, "matmat": matmat, "rmatmat": rmatmat}
-        if dtype is None:
-            dtype = self._infer_dtype(matvec)
-        self.dtype = numpy.dtype(dtype)
+    def __new__(cls, *args, **kwargs):
+        if cls is LinearOperator:
+            # called with functions: SciPy's factory of the operator they define
+            return super().__new__(_CustomLinearOperator)
+        obj = super().__new__(cls)
+        if type(obj)._matvec == LinearOperator._matvec and type(obj)._matmat == LinearOperator._matmat:
+            warnings.warn("LinearOperator subclass should implement at least one of _matvec and _matmat.",
+                          category=RuntimeWarning, stacklevel=2)
+        return obj
 
-    def _infer_dtype(self, matvec):
-        """SciPy's rule: the dtype `matvec` returns for an int8 vector of zeros (int8 is the
-        smallest type, so the result is the operator's own promotion); int64 if it refuses one."""
-        if matvec is None and type(self)._matvec is LinearOperator._matvec and self._f.get("matmat") is None \
-                and type(self)._matmat is LinearOperator._matmat:
-            return numpy.float64
+    def __init__(self, dtype, shape, xp=None):
+        if dtype is not None:
+            dtype = numpy.dtype(dtype)
+        shape = tuple(shape)
+        if len(shape) < 2:
+            raise ValueError("invalid shape {!r} (must be at least 2-d)".format(shape))
         try:
-            return self.matvec(zeros((self.shape[1],), numpy.int8)).dtype
-        except (OverflowError, TypeError, RuntimeError):
-            return numpy.dtype(numpy.int64)
+            shape = tuple(operator.index(s) for s in shape)
+        except TypeError:
+            raise ValueError("invalid shape {!r}".format(shape)) from None
+        if any(s < 0 for s in shape):
+            raise ValueError("invalid shape {!r}".format(shape))
+        self.dtype = dtype
+        self.shape = shape
+        self.ndim = len(shape)
 
-    # -- what subclasses (or the functions given) define ------------------------------------------
+    def _init_dtype(self):
+        """SciPy's dtype when none was given: that of `matvec` on an int8 vector of zeros (int8 is
+        the smallest type, so the result is the operator's own promotion); int64 where the
+        function refuses one."""
+        if self.dtype is None:
+            v = zeros((self.shape[-1],), numpy.int8)
+            try:
+                self.dtype = numpy.dtype(self.matvec(v).dtype)
+            except (OverflowError, TypeError, RuntimeError):
+                self.dtype = numpy.dtype(numpy.int64)
+
+    # -- what a subclass defines (each of a pair gives the other) --------------------------------
+    def _matmat(self, X, /):
+        """A X, column by column through `_matvec` (a user's matvec need not take batches)."""
+        return stack([self._matvec(X[..., :, i]) for i in range(X.shape[-1])], axis=-1)
+
     def _matvec(self, x):
-        f = self._f.get("matvec")
-        if f is not None:
-            return f(x)
-        if type(self)._matmat is not LinearOperator._matmat or self._f.get("matmat") is not None:
-            return self.matmat(x.reshape(-1, 1))
-        raise NotImplementedError("this LinearOperator defines no matvec")
+        """A x through `_matmat` on one column."""
+        return self._matmat(x[..., None])[..., 0]
 
     def _rmatvec(self, x):
-        f = self._f.get("rmatvec")
-        if f is None:
-            raise NotImplementedError("rmatvec is not defined")
-        return f(x)
+        """A^H x: `_rmatmat` on one column, or the adjoint's `_matvec`."""
+        if type(self)._adjoint == LinearOperator._adjoint:
+            if type(self)._rmatmat != LinearOperator._rmatmat:
+                return self._rmatmat(x[..., None])[..., 0]
+            raise NotImplementedError
+        return self.H._matvec(x)
 
-    def _matmat(self, X):
-        f = self._f.get("matmat")
-        if f is not None:
-            return f(X)
-        return stack([self.matvec(X[:, j]).reshape(-1) for j in range(X.shape[1])], axis=1)
+    def _rmatmat(self, X, /):
+        """A^H X: `_rmatvec` column by column, or the adjoint's `_matmat`."""
+        if type(self)._adjoint == LinearOperator._adjoint:
+            return stack([self._rmatvec(X[..., :, i]) for i in range(X.shape[-1])], axis=-1)
+        return self.H._matmat(X)
 
-    def _rmatmat(self, X):
-        f = self._f.get("rmatmat")
-        if f is not None:
-            return f(X)
-        return stack([self.rmatvec(X[:, j]).reshape(-1) for j in range(X.shape[1])], axis=1)
+    def _adjoint(self):
+        return _AdjointLinearOperator(self)
 
-    # -- public calls with SciPy's shape checks ------------------------------------------------
+    def _transpose(self):
+        return _TransposedLinearOperator(self)
+
+    # -- the public products, with SciPy's shape rules ---------------------------------------------
+    def _shared_matvec(self, x, adjoint=False):
+        name = "rmatvec" if adjoint else "matvec"
+        x = as_array(x, "LinearOperator." + name)
+        *outer_batch, m, n = self.shape
+        inner, outer = (m, n) if adjoint else (n, m)
+        column = x.shape == (inner, 1)
+        row = not column and x.ndim >= 1 and x.shape[-1] == inner
+        if column:
+            warnings.warn("Calling `{0}` on 'column vectors' of shape `({1}, 1)` was deprecated in SciPy 1.18.0 "
+                          "and will no longer be possible in SciPy 1.20.0. Please call `{2}` instead for identical "
+                          "behaviour.".format(name, inner, "rmatmat" if adjoint else "matmat"),
+                          FutureWarning, stacklevel=3)
+            x = x.reshape(inner)
+        elif not row:
+            raise ValueError("Dimension mismatch: `x` must have a shape ending in `({0},)`, or shape `({0}, 1)`. "
+                             "Given shape: {1}".format(inner, x.shape))
+        y = self._rmatvec(x) if adjoint else self._matvec(x)
+        shape = _batch(outer_batch, x.shape[:-1] if row else ()) + (outer,) + (() if row else (1,))
+        return y if y.shape == shape else y.reshape(shape)
+
     def matvec(self, x):
-        m, n = self.shape
-        if x.shape not in ((n,), (n, 1)):
-            raise ValueError("dimension mismatch")
-        y = self._matvec(x)
-        return y.reshape(m, 1) if x.ndim == 2 else y.reshape(m)
+        """See `scipy.sparse.linalg.LinearOperator.matvec`: A x for x of shape (..., N)."""
+        return self._shared_matvec(x)
 
     def rmatvec(self, x):
-        m, n = self.shape
-        if x.shape not in ((m,), (m, 1)):
-            raise ValueError("dimension mismatch")
-        y = self._rmatvec(x)
-        return y.reshape(n, 1) if x.ndim == 2 else y.reshape(n)
+        """See `scipy.sparse.linalg.LinearOperator.rmatvec`: A^H x for x of shape (..., M)."""
+        return self._shared_matvec(x, adjoint=True)
+
+    def _shared_matmat(self, X, adjoint=False):
+        sparse = issparse(X)
+        if not sparse:
+            X = as_array(X, "LinearOperator." + ("rmatmat" if adjoint else "matmat"))
+        if X.ndim < 2:
+            raise ValueError("Expected at least 2-d ndarray or matrix, not {}-d".format(X.ndim))
+        if X.shape[-2] != (self.shape[-2] if adjoint else self.shape[-1]):
+            raise ValueError("Dimension mismatch: {}, {}".format(self.shape, X.shape))
+        try:
+            return self._rmatmat(X) if adjoint else self._matmat(X)
+        except Exception as e:
+            if sparse:
+                raise TypeError("Multipliying LinearOperator with a sparse matrix failed. Try wrapping the matrix "
+                                "with `aslinearoperator` first, or ensuring the operator's `matmat` function supports "
+                                "sparse input.") from e
+            raise
 
     def matmat(self, X):
-        if X.ndim != 2 or X.shape[0] != self.shape[1]:
-            raise ValueError("dimension mismatch: {} {}".format(self.shape, X.shape))
-        return self._matmat(X)
+        """See `scipy.sparse.linalg.LinearOperator.matmat`: A X for X of shape (..., N, K)."""
+        return self._shared_matmat(X)
 
     def rmatmat(self, X):
-        if X.ndim != 2 or X.shape[0] != self.shape[0]:
-            raise ValueError("dimension mismatch: {} {}".format(self.shape, X.shape))
-        return self._rmatmat(X)
+        """See `scipy.sparse.linalg.LinearOperator.rmatmat`: A^H X for X of shape (..., M, K)."""
+        return self._shared_matmat(X, adjoint=True)
+
+    def __call__(self, x):
+        return self @ x
+
+    def __mul__(self, x):
+        return self.dot(x)
+
+    def __truediv__(self, other):
+        if not _isscalar(other):
+            raise ValueError("Can only divide a linear operator by a scalar.")
+        return _ScaledLinearOperator(self, 1.0 / other)
 
     def dot(self, x):
+        """See `scipy.sparse.linalg.LinearOperator.dot`: an operator gives the product operator, a
+        scalar the scaled one, a vector (N,) `matvec`, a matrix (..., N, K) `matmat`."""
         if isinstance(x, LinearOperator):
-            return _ProductOperator(self, x)
-        if _sputils.isscalarlike(x):
-            return _ScaledOperator(self, x)
-        if isinstance(x, ndarray):
-            if x.ndim == 1 or (x.ndim == 2 and x.shape[1] == 1):
-                return self.matvec(x)
-            if x.ndim == 2:
-                return self.matmat(x)
-        raise ValueError("expected a vector, matrix or LinearOperator, got {!r}".format(type(x)))
+            return _ProductLinearOperator(self, x)
+        if _isscalar(x):
+            return _ScaledLinearOperator(self, x)
+        if not issparse(x):
+            x = as_array(x, "LinearOperator.dot")
+        n = self.shape[-1]
+        if x.shape == (n,):
+            return self.matvec(x)
+        if x.ndim >= 2 and x.shape[-2] == n:
+            return self.matmat(x)
+        raise ValueError("Dimension mismatch: array input `x` must have shape `({0},)` or a shape ending in "
+                         "`({0}, K)` for some integer `K`. Given shape: {1}".format(n, x.shape))
 
-    __matmul__ = dot
-    __mul__ = dot
-    __call__ = dot
+    def __matmul__(self, other):
+        if _isscalar(other):
+            raise ValueError("Scalar operands are not allowed, use '*' instead")
+        return self.__mul__(other)
 
-    def rdot(self, x):
-        """See `scipy.sparse.linalg.LinearOperator.rdot`: x A."""
-        if isinstance(x, LinearOperator):
-            return _ProductOperator(x, self)
-        if _sputils.isscalarlike(x):
-            return _ScaledOperator(self, x)
-        if isinstance(x, ndarray):
-            if x.ndim == 1 or (x.ndim == 2 and x.shape[0] == 1):
-                return self.T.matvec(x.reshape(-1)).reshape(x.shape[:-1] + (self.shape[1],))
-            if x.ndim == 2:
-                return self.T.matmat(x.T).T
-        raise ValueError("expected a vector, matrix or LinearOperator, got {!r}".format(type(x)))
+    def __rmatmul__(self, other):
+        if _isscalar(other):
+            raise ValueError("Scalar operands are not allowed, use '*' instead")
+        return self.__rmul__(other)
 
     def __rmul__(self, x):
         return self.rdot(x)
 
-    def __rmatmul__(self, x):
-        if _sputils.isscalarlike(x):
-            raise ValueError("Scalar operands are not allowed, use '*' instead")
-        return self.rdot(x)
-
-    def __truediv__(self, other):
-        if not _sputils.isscalarlike(other):
-            raise ValueError("Can only divide a linear operator by a scalar.")
-        return _ScaledOperator(self, 1.0 / other)
+    def rdot(self, x):
+        """See `scipy.sparse.linalg.LinearOperator.rdot`: x A (a vector (M,) or matrices (..., K, M))."""
+        if isinstance(x, LinearOperator):
+            return _ProductLinearOperator(x, self)
+        if _isscalar(x):
+            return _ScaledLinearOperator(self, x)
+        if not issparse(x):
+            x = as_array(x, "LinearOperator.rdot")
+        m = self.shape[-2]
+        if x.shape == (m,):
+            return self.T.matvec(x)
+        if x.ndim >= 2 and x.shape[-1] == m:
+            return swapaxes(self.T.matmat(swapaxes(x, -1, -2)), -1, -2)
+        raise ValueError("Dimension mismatch: `x` must have shape `({0},)` or a shape ending in `(K, {0})` for "
+                         "some integer `K`. Given shape: {1}.".format(m, x.shape))
 
     def __pow__(self, p):
-        if _sputils.isscalarlike(p):
-            return _PowerOperator(self, p)
+        if _isscalar(p):
+            return _PowerLinearOperator(self, p)
+        return NotImplemented
+
+    def __add__(self, x):
+        if isinstance(x, LinearOperator):
+            return _SumLinearOperator(self, x)
         return NotImplemented
 
     def __neg__(self):
-        return _ScaledOperator(self, -1)
+        return _ScaledLinearOperator(self, -1)
 
-    def __add__(self, other):
-        if isinstance(other, LinearOperator):
-            return _SumOperator(self, other)
-        return NotImplemented
-
-    def __sub__(self, other):
-        return self + (-other)
-
-    def adjoint(self):
-        return _AdjointOperator(self)
-
-    H = property(adjoint)
-
-    def transpose(self):
-        return _TransposedOperator(self)
-
-    T = property(transpose)
+    def __sub__(self, x):
+        return self.__add__(-x)
 
     def __repr__(self):
-        return "<{}x{} {} with dtype={}>".format(self.shape[0], self.shape[1], type(self).__name__, self.dtype)
+        dt = "unspecified dtype" if self.dtype is None else "dtype=" + str(self.dtype)
+        return "<{} {} with {}>".format("x".join(str(d) for d in self.shape), type(self).__name__, dt)
+
+    def adjoint(self):
+        """See `scipy.sparse.linalg.LinearOperator.adjoint`: the Hermitian adjoint A^H."""
+        return self._adjoint()
+
+    @property
+    def H(self):
+        return self.adjoint()
+
+    def transpose(self):
+        """See `scipy.sparse.linalg.LinearOperator.transpose`."""
+        return self._transpose()
+
+    @property
+    def T(self):
+        return self.transpose()
 
 
-class _AdjointOperator(LinearOperator):
+class _CustomLinearOperator(LinearOperator):
+    """The operator of `LinearOperator(shape, matvec, rmatvec, matmat, dtype, rmatmat)`."""
+
+    def __init__(self, shape, matvec, rmatvec=None, matmat=None, dtype=None, rmatmat=None, xp=None):
+        super().__init__(dtype, shape)
+        self.args = ()
+        self.__matvec_impl = matvec
+        self.__rmatvec_impl = rmatvec
+        self.__rmatmat_impl = rmatmat
+        self.__matmat_impl = matmat
+        self._init_dtype()
+
+    def _matmat(self, X):
+        if self.__matmat_impl is not None:
+            return self.__matmat_impl(X)
+        return super()._matmat(X)
+
+    def _matvec(self, x):
+        return self.__matvec_impl(x)
+
+    def _rmatvec(self, x):
+        if self.__rmatvec_impl is None:
+            raise NotImplementedError("rmatvec is not defined")
+        return self.__rmatvec_impl(x)
+
+    def _rmatmat(self, X):
+        if self.__rmatmat_impl is not None:
+            return self.__rmatmat_impl(X)
+        return super()._rmatmat(X)
+
+    def _adjoint(self):
+        return _CustomLinearOperator(shape=_swapped(self.shape), matvec=self.__rmatvec_impl,
+                                     rmatvec=self.__matvec_impl, matmat=self.__rmatmat_impl,
+                                     rmatmat=self.__matmat_impl, dtype=self.dtype)
+
+
+class _AdjointLinearOperator(LinearOperator):
     def __init__(self, A):
+        super().__init__(A.dtype, _swapped(A.shape))
         self.A = A
-        super().__init__((A.shape[1], A.shape[0]), matvec=A.rmatvec, rmatvec=A.matvec, dtype=A.dtype)
+        self.args = (A,)
+
+    def _matvec(self, x):
+        return self.A._rmatvec(x)
+
+    def _rmatvec(self, x):
+        return self.A._matvec(x)
+
+    def _matmat(self, x):
+        return self.A._rmatmat(x)
+
+    def _rmatmat(self, x):
+        return self.A._matmat(x)
 
 
-class _TransposedOperator(LinearOperator):
-    """A^T: conj(A^H conj(x))."""
+class _TransposedLinearOperator(LinearOperator):
+    """A^T = conj(A^H conj(.))."""
 
     def __init__(self, A):
+        super().__init__(A.dtype, _swapped(A.shape))
         self.A = A
-        super().__init__((A.shape[1], A.shape[0]), matvec=lambda x: conj(A.rmatvec(conj(x))),
-                         rmatvec=lambda x: conj(A.matvec(conj(x))), dtype=A.dtype)
+        self.args = (A,)
+
+    def _matvec(self, x):
+        return conj(self.A._rmatvec(conj(x)))
+
+    def _rmatvec(self, x):
+        return conj(self.A._matvec(conj(x)))
+
+    def _matmat(self, x):
+        return conj(self.A._rmatmat(conj(x)))
+
+    def _rmatmat(self, x):
+        return conj(self.A._matmat(conj(x)))
 
 
-class _PowerOperator(LinearOperator):
-    """A^p for a square A and an integer p >= 0, applied p times."""
-
-    def __init__(self, A, p):
-        if A.shape[0] != A.shape[1]:
-            raise ValueError("square core-dimensions of LinearOperator expected, got {!r}".format(A))
-        if not _sputils.isintlike(p) or p < 0:
-            raise ValueError("non-negative integer expected as p")
-        p = int(p)
-
-        def power(f, x):
-            out = x.copy()
-            for _ in range(p):
-                out = f(out)
-            return out
-
-        super().__init__(A.shape, matvec=lambda x: power(A.matvec, x), rmatvec=lambda x: power(A.rmatvec, x),
-                         dtype=A.dtype)
+def _get_dtype(operators, values=()):
+    """NumPy 2's promotion of the operators' dtypes and of the scalars (weak Python scalars)."""
+    dtypes = [op.dtype for op in operators if getattr(op, "dtype", None) is not None]
+    return numpy.result_type(*dtypes, *values)
 
 
-class _ProductOperator(LinearOperator):
+class _SumLinearOperator(LinearOperator):
     def __init__(self, A, B):
-        if A.shape[1] != B.shape[0]:
-            raise ValueError("cannot multiply {} and {}: shape mismatch".format(A, B))
-        super().__init__((A.shape[0], B.shape[1]), matvec=lambda x: A.matvec(B.matvec(x)),
-                         rmatvec=lambda x: B.rmatvec(A.rmatvec(x)), dtype=numpy.result_type(A.dtype, B.dtype))
-
-
-class _SumOperator(LinearOperator):
-    def __init__(self, A, B):
-        if A.shape != B.shape:
+        if not isinstance(A, LinearOperator) or not isinstance(B, LinearOperator):
+            raise ValueError("both operands have to be a LinearOperator")
+        if tuple(A.shape[-2:]) != tuple(B.shape[-2:]):
             raise ValueError("cannot add {} and {}: shape mismatch".format(A, B))
-        super().__init__(A.shape, matvec=lambda x: add(A.matvec(x), B.matvec(x)),
-                         rmatvec=lambda x: add(A.rmatvec(x), B.rmatvec(x)),
-                         dtype=numpy.result_type(A.dtype, B.dtype))
+        self.args = (A, B)
+        super().__init__(_get_dtype([A, B]), _batch(A.shape[:-2], B.shape[:-2]) + tuple(A.shape[-2:]))
+
+    def _matvec(self, x):
+        return self.args[0].matvec(x) + self.args[1].matvec(x)
+
+    def _rmatvec(self, x):
+        return self.args[0].rmatvec(x) + self.args[1].rmatvec(x)
+
+    def _rmatmat(self, x):
+        return self.args[0].rmatmat(x) + self.args[1].rmatmat(x)
+
+    def _matmat(self, x):
+        return self.args[0].matmat(x) + self.args[1].matmat(x)
+
+    def _adjoint(self):
+        A, B = self.args
+        return A.H + B.H
 
 
-class _ScaledOperator(LinearOperator):
+class _ProductLinearOperator(LinearOperator):
+    def __init__(self, A, B):
+        if not isinstance(A, LinearOperator) or not isinstance(B, LinearOperator):
+            raise ValueError("both operands have to be a LinearOperator")
+        if A.shape[-1] != B.shape[-2]:
+            raise ValueError("cannot multiply {} and {}: shape mismatch".format(A, B))
+        super().__init__(_get_dtype([A, B]), _batch(A.shape[:-2], B.shape[:-2]) + (A.shape[-2], B.shape[-1]))
+        self.args = (A, B)
+
+    def _matvec(self, x):
+        return self.args[0].matvec(self.args[1].matvec(x))
+
+    def _rmatvec(self, x):
+        return self.args[1].rmatvec(self.args[0].rmatvec(x))
+
+    def _rmatmat(self, x):
+        return self.args[1].rmatmat(self.args[0].rmatmat(x))
+
+    def _matmat(self, x):
+        return self.args[0].matmat(self.args[1].matmat(x))
+
+    def _adjoint(self):
+        A, B = self.args
+        return B.H @ A.H
+
+
+class _ScaledLinearOperator(LinearOperator):
     def __init__(self, A, alpha):
-        super().__init__(A.shape, matvec=lambda x: multiply(A.matvec(x), alpha),
-                         rmatvec=lambda x: multiply(A.rmatvec(x), numpy.conj(alpha)),
-                         dtype=numpy.result_type(A.dtype, numpy.asarray(alpha).dtype))
+        if not isinstance(A, LinearOperator):
+            raise ValueError("LinearOperator expected as A")
+        if not _isscalar(alpha):
+            raise ValueError("scalar expected as alpha")
+        if isinstance(A, _ScaledLinearOperator):
+            A, inner = A.args
+            alpha = alpha * inner  # a new scalar: the operator scaled before keeps its own
+        super().__init__(_get_dtype([A], [alpha]), A.shape)
+        self.args = (A, alpha)
+
+    def _matvec(self, x):
+        return self.args[1] * self.args[0].matvec(x)
+
+    def _rmatvec(self, x):
+        return self.args[1].conjugate() * self.args[0].rmatvec(x)
+
+    def _rmatmat(self, x):
+        return self.args[1].conjugate() * self.args[0].rmatmat(x)
+
+    def _matmat(self, x):
+        return self.args[1] * self.args[0].matmat(x)
+
+    def _adjoint(self):
+        A, alpha = self.args
+        return A.H * alpha.conjugate()
+
+
+class _PowerLinearOperator(LinearOperator):
+    def __init__(self, A, p):
+        if not isinstance(A, LinearOperator):
+            raise ValueError("LinearOperator expected as A")
+        if A.shape[-2] != A.shape[-1]:
+            raise ValueError("square core-dimensions of LinearOperator expected, got {!r}".format(A))
+        try:
+            p = operator.index(p)
+        except TypeError:
+            p = -1
+        if p < 0:
+            raise ValueError("non-negative integer expected as p")
+        super().__init__(_get_dtype([A]), A.shape)
+        self.args = (A, p)
+
+    def _power(self, fun, x):
+        res = x.copy()
+        for _ in range(self.args[1]):
+            res = fun(res)
+        return res
+
+    def _matvec(self, x):
+        return self._power(self.args[0].matvec, x)
+
+    def _rmatvec(self, x):
+        return self._power(self.args[0].rmatvec, x)
+
+    def _rmatmat(self, x):
+        return self._power(self.args[0].rmatmat, x)
+
+    def _matmat(self, x):
+        return self._power(self.args[0].matmat, x)
+
+    def _adjoint(self):
+        A, p = self.args
+        return A.H ** p
 
 
 class MatrixLinearOperator(LinearOperator):
-    """A sparse matrix or a 2-D cuarray array as an operator."""
+    """A sparse matrix or a cuarray array (a stack too) as an operator."""
 
     def __init__(self, A):
+        super().__init__(A.dtype, A.shape)
         self.A = A
-        self._AH = None
-        super().__init__(A.shape, matvec=lambda x: A @ x, matmat=lambda X: A @ X, dtype=A.dtype)
+        self.__adj = None
+        self.args = (A,)
 
-    def _rmatvec(self, x):
-        if self._AH is None:
-            self._AH = self.A.conj().T if not issparse(self.A) else self.A.H
-        return self._AH @ x
+    def _matmat(self, X):
+        return self.A @ X
 
-    def _rmatmat(self, X):
-        return self._rmatvec(X)
+    def _matvec(self, x):
+        # one vector: the matrix-vector product itself (SpMV / GEMV, not a one-column SpMM / GEMM)
+        return self.A @ x if x.ndim == 1 and len(self.shape) == 2 else super()._matvec(x)
+
+    def _adjoint(self):
+        if self.__adj is None:
+            self.__adj = _AdjointMatrixOperator(self.A)
+        return self.__adj
+
+
+class _AdjointMatrixOperator(MatrixLinearOperator):
+    def __init__(self, A):
+        super().__init__(conj(swapaxes(A, -1, -2)) if not issparse(A) else A.T.conj())
+        self.args = (A,)
+
+    def _adjoint(self):
+        return MatrixLinearOperator(self.args[0])
 
 
 class IdentityOperator(LinearOperator):
     def __init__(self, shape, dtype=None):
-        super().__init__(shape, matvec=lambda x: x, rmatvec=lambda x: x, matmat=lambda x: x,
-                         dtype=numpy.float64 if dtype is None else dtype)
+        super().__init__(dtype, shape)
+
+    def _matvec(self, x):
+        return x
+
+    def _rmatvec(self, x):
+        return x
+
+    def _rmatmat(self, x):
+        return x
+
+    def _matmat(self, x):
+        return x
+
+    def _adjoint(self):
+        return self
 
 
 def aslinearoperator(A) -> LinearOperator:
-    """See `scipy.sparse.linalg.aslinearoperator`: LinearOperators pass; sparse matrices and 2-D
-    cuarray arrays are wrapped; objects with `shape` and `matvec` are adapted.
+    """See `scipy.sparse.linalg.aslinearoperator`: LinearOperators pass; sparse matrices and
+    cuarray arrays (at least 2-D, as SciPy 1.18: a stack is a batch of operators) are wrapped;
+    objects with `shape` and `matvec` are adapted.
 
     Examples
     --------
@@ -278,13 +548,14 @@ def aslinearoperator(A) -> LinearOperator:
     """
     if isinstance(A, LinearOperator):
         return A
-    if isinstance(A, ndarray):
-        if A.ndim > 2:
-            raise ValueError("array must have ndim <= 2")
-        return MatrixLinearOperator(A.reshape((1,) * (2 - A.ndim) + A.shape))  # SciPy's atleast_2d
     if issparse(A):
         return MatrixLinearOperator(A)
     if hasattr(A, "shape") and hasattr(A, "matvec"):
         return LinearOperator(A.shape, A.matvec, rmatvec=getattr(A, "rmatvec", None),
-                              dtype=getattr(A, "dtype", None))
-    raise TypeError("type not understood: {!r}".format(type(A)))
+                              rmatmat=getattr(A, "rmatmat", None), dtype=getattr(A, "dtype", None))
+    if _isscalar(A):
+        raise TypeError("type not understood")
+    A = as_array(A, "aslinearoperator")  # a host array: TypeError naming cuarray.asarray
+    if A.ndim < 2:
+        A = A.reshape((1,) * (2 - A.ndim) + A.shape)  # SciPy's atleast_nd(A, 2)
+    return MatrixLinearOperator(A)

@@ -34,6 +34,8 @@ _FLOAT = {"f": "f", "d": "d", "F": "F", "D": "D"}
 def make_system(A, M, x0, b):
     """(A, M, x, b) as operators and device vectors of the solve's dtype (float64 for integers)."""
     A = aslinearoperator(A)
+    if len(A.shape) > 2:
+        raise ValueError("{}-dimensional `A` is unsupported, expected 2-D.".format(len(A.shape)))
     m, n = A.shape
     if m != n:
         raise ValueError("expected square matrix, but got shape={}".format(A.shape))

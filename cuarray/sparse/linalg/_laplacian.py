@@ -15,6 +15,7 @@ import numpy
 
 from ..._core.transfer import from_host
 from ..._manipulation.rearranging import roll
+from ..._manipulation.transpose import moveaxis
 from .._construct import diags_array, eye_array, kron
 from ._interface import LinearOperator
 
@@ -144,10 +145,11 @@ class LaplacianNd(LinearOperator):
         """See `scipy.sparse.linalg.LaplacianNd.toarray`."""
         return self.tosparse().toarray()
 
-    def _matvec(self, x):
+    def _stencil(self, X):
+        """The Laplacian of each column of X (n, k)."""
         grid = tuple(self.grid_shape)
         N = len(grid)
-        X = x.reshape(grid + (-1,))
+        X = X.reshape(grid + (-1,))
         Y = X * (-2 * N)
         for i in range(N):
             if self.boundary_conditions == "periodic":
@@ -161,14 +163,23 @@ class LaplacianNd(LinearOperator):
                 Y[head + (-1,)] += X[head + (-1,)]
         return Y.reshape(-1, X.shape[-1])
 
+    def _matvec(self, x):
+        # vectors (..., n): one column each (the operator's protocol allows batches of vectors)
+        n = x.shape[-1]
+        return self._stencil(x.reshape(-1, n).T).T.reshape(x.shape)
+
     def _matmat(self, x):
-        return self._matvec(x)
+        if x.ndim == 2:
+            return self._stencil(x)
+        n, k = x.shape[-2:]  # a stack (..., n, k): its matrices side by side
+        cols = moveaxis(x, -2, 0).reshape(n, -1)
+        return moveaxis(self._stencil(cols).reshape((n,) + x.shape[:-2] + (k,)), 0, -2)
 
     def _rmatvec(self, x):
         return self._matvec(x)
 
     def _rmatmat(self, x):
-        return self._matvec(x)
+        return self._matmat(x)
 
     def adjoint(self):
         return self

@@ -1,0 +1,54 @@
+"""csgraph case (group "sparse"): connected_components of a random directed graph with 1e6
+vertices and 1e7 edges (the sparse cases' random CSR matrix), weak and strong, against
+cupyx.scipy.sparse.csgraph (which needs pylibcugraph: "n/a" without it) and SciPy on the host,
+the same run. Each call validates the graph and returns the count and the labels, as a user's
+call does (cuarray reads the count: one synchronisation, the strong case one a propagation pass)."""
+
+from __future__ import annotations
+
+from . import NotAvailable, register
+from .sparse import ROWS, _host_csr
+
+
+def _csgraph(xp):
+    name = getattr(xp, "__name__", "")
+    if name == "cuarray":
+        import cuarray.sparse.csgraph as g  # the library under test, loaded when its case runs
+
+        return g
+    if name == "cupy":
+        try:
+            import pylibcugraph  # noqa: F401  (cupyx's connected_components needs it)
+        except ImportError as e:
+            raise NotAvailable("cupyx.scipy.sparse.csgraph needs pylibcugraph: {}".format(e)) from None
+        import cupyx.scipy.sparse.csgraph as g
+
+        return g
+    import scipy.sparse.csgraph as g
+
+    return g
+
+
+def _graph(xp, nnz):
+    data, cols, indptr = _host_csr(ROWS, nnz, 8)
+    name = getattr(xp, "__name__", "")
+    if name == "numpy":
+        import scipy.sparse
+
+        return scipy.sparse.csr_array((data, cols, indptr), shape=(ROWS, ROWS))
+    if name == "cuarray":
+        import cuarray.sparse as sp
+    else:
+        import cupyx.scipy.sparse as sp
+    return sp.csr_matrix((xp.asarray(data), xp.asarray(cols), xp.asarray(indptr)), shape=(ROWS, ROWS))
+
+
+cc = register("csgraph-cc", group="sparse", description="connected_components, 1e6 vertices, 1e7 directed edges",
+              size=10**7, quick=10**6, params=("weak", "strong"), param_label=lambda p: p)
+
+
+@cc.setup("cuarray", "cupy", "numpy")
+def _(xp, n, connection):
+    g = _graph(xp, n)
+    f = _csgraph(xp).connected_components
+    return lambda: f(g, directed=True, connection=connection)

@@ -1,0 +1,37 @@
+"""The csgraph-cc bench case on the CPU: registered for cuarray, CuPy and SciPy (the numpy
+column) with both connections, the host setup computes SciPy's components on a small size, and
+CuPy's cell is n/a with its reason where pylibcugraph is missing."""
+
+from __future__ import annotations
+
+import types
+
+import numpy as np
+import pytest
+from scipy.sparse import csgraph as scg
+
+from cuarray.bench import cases
+from cuarray.bench.cases import csgraph as C
+
+
+def test_registered_with_both_connections():
+    (case,) = cases.select(ids=["csgraph-cc"])
+    assert case.group == "sparse" and case.params == ("weak", "strong")
+    assert set(case.setups) == {"cuarray", "cupy", "numpy"}
+
+
+@pytest.mark.parametrize("connection", ["weak", "strong"])
+def test_host_setup_is_scipys_call(connection):
+    got = C.cc.setups["numpy"](np, 10**5, connection)()
+    g = C._graph(np, 10**5)
+    assert got[0] == scg.connected_components(g, connection=connection)[0] and got[1].shape == (C.ROWS,)
+
+
+def test_cupy_without_pylibcugraph_is_na():
+    try:
+        import pylibcugraph  # noqa: F401
+    except ImportError:
+        with pytest.raises(cases.NotAvailable, match="pylibcugraph"):
+            C._csgraph(types.SimpleNamespace(__name__="cupy"))
+    else:
+        pytest.skip("pylibcugraph is installed here")
