@@ -228,10 +228,11 @@ def test_0d_int_axis_accepted(host_path, call):
     (lambda xp: xp.logical_and(xp.empty((), np.uint64), 2**64), OverflowError),
     (lambda xp: xp.logical_or(xp.empty(3, np.float32), -2**63 - 1), OverflowError),
     (lambda xp: xp.power(xp.empty(3, np.int8), -2**63), OverflowError),
+    (lambda xp: xp.power(xp.empty(3, bool), -2**63 - 1), OverflowError),  # (bool ** Python int: int64)
     (lambda xp: xp.bitwise_xor.reduce(xp.empty((2, 3)), axis=5), np.exceptions.AxisError),
     (lambda xp: xp.repeat(xp.empty((), np.int8), 2, axis=1), np.exceptions.AxisError),
 ], ids=["max-empty-axis", "argmax-empty-axis", "logical_and-2**64", "logical_or-float", "power-huge-negative",
-        "reduce-axis-before-dtype", "repeat-0d-axis1"])
+        "power-bool-below-int64", "reduce-axis-before-dtype", "repeat-0d-axis1"])
 def test_host_mode_finds_raise_like_numpy(host_path, call, exc):
     with pytest.raises(exc):
         call(np)
