@@ -622,6 +622,10 @@ def fill_diagonal(a, val, wrap=False):
         numpy.asarray(val, dtype=a.dtype)
     if type(val) is int and a.dtype.kind == "b":
         val = bool(val)  # NumPy's flat assignment takes any int as a bool (a fill takes it through a C long)
+    elif isinstance(val, (numpy.generic, numpy.ndarray)) and numpy.ndim(val) == 0 and val.dtype != a.dtype:
+        # and a NumPy scalar through an unsafe cast (NaN into an int array is its 'integer
+        # indefinite', with its RuntimeWarning; -3.5 into uint8 is 253): cast here, as NumPy's
+        val = numpy.asarray(val).astype(a.dtype)[()]
     flat = a.reshape(-1)
     target = flat[:end:step]
     if isinstance(val, ndarray) or numpy.ndim(val) > 0:
