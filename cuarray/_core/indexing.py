@@ -141,6 +141,16 @@ def _prepare(a: ndarray, index):
 def _index_arrays(plan, items, view_shape):
     """Device index arrays per plan entry, host arrays checked on the host. Returns
     (arrays, from_mask) where from_mask says every array came from a boolean mask."""
+    # every host array's bounds before any upload (NumPy's IndexError at the call, nothing copied)
+    for (pos, sub), axis, oax in zip(plan.sources, plan.adv_axes, plan.orig_axes):
+        it = items[pos]
+        if sub != _plan.BOOL0 and isinstance(it, numpy.ndarray) and it.dtype != bool and it.size:
+            n = view_shape[axis]
+            host = it.astype(_INTP, copy=False)
+            bad = (host < -n) | (host >= n)
+            if bad.any():
+                raise IndexError("index {} is out of bounds for axis {} with size {}".format(
+                    int(host[bad].flat[0]), oax, n))
     arrays = []
     nz_host, nz_dev = {}, {}
     from_mask = True
@@ -164,14 +174,7 @@ def _index_arrays(plan, items, view_shape):
             arrays.append(_as_device(nz_host[pos][sub].astype(_INTP)))
             continue
         from_mask = False
-        n = view_shape[axis]
-        host = it.astype(_INTP, copy=False)
-        if host.size:
-            bad = (host < -n) | (host >= n)
-            if bad.any():
-                raise IndexError("index {} is out of bounds for axis {} with size {}".format(
-                    int(host[bad].flat[0]), oax, n))
-        arrays.append(_as_device(host))
+        arrays.append(_as_device(it.astype(_INTP, copy=False)))
     return arrays, from_mask
 
 

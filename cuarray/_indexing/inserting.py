@@ -39,8 +39,9 @@ class IndexOverflowError(IndexError, OverflowError):
     IndexError (an index out of bounds) at once, so code catching either sees it."""
 
 
-def _index_array(indices):
-    """Indices as a device integer array or a host intp array (host ones are checked on the host)."""
+def _index_array(indices, casting):
+    """Indices as a device integer array or a host intp array (host ones are checked on the host).
+    `casting`: NumPy's rule for them ('same_kind' in take, 'safe' in put): bools are 0 and 1."""
     if isinstance(indices, ndarray):
         return indices
     arr = numpy.asarray(indices)
@@ -49,11 +50,11 @@ def _index_array(indices):
         if big or arr.dtype != object:
             value = big[0] if big else int(arr.max())
             raise IndexOverflowError("index {} is out of bounds: beyond the intp range".format(value))
-    if arr.dtype.kind not in "iu":
+    if arr.dtype.kind not in "iub":
         if arr.size == 0:
             return arr.astype(numpy.intp)
-        raise TypeError("Cannot cast array data from {!r} to dtype('int64') according to the rule 'safe'".format(
-            arr.dtype))
+        raise TypeError("Cannot cast array data from {!r} to dtype('int64') according to the rule {!r}".format(
+            arr.dtype, casting))
     return arr.astype(numpy.intp, copy=False)
 
 
@@ -112,21 +113,26 @@ def take(a, indices, axis=None, out=None, mode="raise"):
            [7, 8]])
     """
     a = as_array(a, "take")
+    # NumPy's order: its argument parser (`out` an array, then the mode), the axis, the indices,
+    # `out`'s shape and dtype, and only then an empty axis
+    if out is not None and not isinstance(out, ndarray):
+        raise TypeError("output must be an array")
+    _check_mode(mode)
     if axis is None:
         a = a.reshape(-1)
         axis = 0
     elif a.ndim == 0:  # NumPy's PyArray_CheckAxis: a 0-d array is taken as 1-d
         a = a.reshape(-1)
     axis = _shapes.normalize_axis_index(axis, a.ndim)
-    idx = _index_array(indices)
+    idx = _index_array(indices, "same_kind")
     shape = a.shape[:axis] + idx.shape + a.shape[axis + 1:]
-    if a.shape[axis] == 0 and math.prod(shape):
-        raise IndexError("cannot do a non-empty take from an empty axes.")
-    _check_mode(mode)
     if out is not None:
         _check_take_out(out, shape, a.dtype)
-    if 0 in shape[:axis] or (a.shape[axis] == 0 and not idx.size):
-        # nothing is gathered, so NumPy reads no index (an out-of-range one does not raise)
+    if a.shape[axis] == 0 and math.prod(shape):
+        raise IndexError("cannot do a non-empty take from an empty axes.")
+    if 0 in shape[:axis] or (a.shape[axis] == 0 and not idx.size) or (mode != "raise" and not math.prod(shape)):
+        # nothing is gathered, so NumPy reads no index (an out-of-range one does not raise; with
+        # 'clip' or 'wrap' none is out of range)
         res = ndarray(shape, a.dtype)
     else:
         idx = _apply_mode(idx, a.shape[axis], mode)
@@ -140,9 +146,11 @@ def take(a, indices, axis=None, out=None, mode="raise"):
     return res
 
 
-def _along_axis_index(arr, indices, axis):
+def _along_axis_index(arr, indices, axis, upload=True):
     # Host indices (as NumPy takes them) are checked on the host, bounds included, before their
-    # upload: NumPy's IndexError at the call; device ones' bounds on the device (deferred).
+    # upload: NumPy's IndexError at the call; device ones' bounds on the device (deferred). Without
+    # `upload`, they stay host arrays, which an assignment checks after converting its values, as
+    # NumPy's does.
     host = None if isinstance(indices, ndarray) else numpy.asarray(indices)
     ind = indices if host is None else host
     if ind.dtype.kind not in "iu":
@@ -150,14 +158,17 @@ def _along_axis_index(arr, indices, axis):
     if axis is None:
         if ind.ndim != 1:
             raise ValueError("when axis=None, `indices` must have a single dimension.")
-        _check_host_bounds(host, arr.size, 0)
-        return arr.reshape(-1), (indices if host is None else from_host(host),)
-    axis = _shapes.normalize_axis_index(axis, arr.ndim)
-    if ind.ndim != arr.ndim:
-        raise ValueError("`indices` and `arr` must have the same number of dimensions")
-    _check_host_bounds(host, arr.shape[axis], axis)
+        arr, axis = arr.reshape(-1), 0
+    else:
+        axis = _shapes.normalize_axis_index(axis, arr.ndim)
+        if ind.ndim != arr.ndim:
+            raise ValueError("`indices` and `arr` must have the same number of dimensions")
     if host is not None:
-        indices = from_host(host)
+        if upload:
+            _check_host_bounds(host, arr.shape[axis], axis)
+        indices = from_host(host) if upload else host
+    if arr.ndim == 1:
+        return arr, (indices,)
     idx = []
     for d in range(arr.ndim):
         if d == axis:
@@ -205,7 +216,7 @@ def put_along_axis(arr, indices, values, axis):
     array([[1, 0, 0],
            [0, 0, 1]])
     """
-    a, idx = _along_axis_index(arr, indices, axis)
+    a, idx = _along_axis_index(arr, indices, axis, upload=False)
     a[idx] = values
 
 
@@ -230,7 +241,7 @@ def put(a, ind, v, mode="raise"):
     # NumPy's PyArray_PutTo order: the mode, the indices' and values' conversions, an empty `a`
     # (even with mode='wrap' or empty values), empty values (nothing read), then the bounds.
     _check_mode(mode)
-    raw = _index_array(ind)
+    raw = _index_array(ind, "safe")
     vv = None if is_scalar(v) else as_array(v, "put")  # (a scalar is uploaded once the indices pass)
     if a.size == 0 and raw.size > 0:
         raise IndexError("cannot replace elements of an empty array")
@@ -611,6 +622,10 @@ def fill_diagonal(a, val, wrap=False):
         numpy.asarray(val, dtype=a.dtype)
     if type(val) is int and a.dtype.kind == "b":
         val = bool(val)  # NumPy's flat assignment takes any int as a bool (a fill takes it through a C long)
+    elif isinstance(val, (numpy.generic, numpy.ndarray)) and numpy.ndim(val) == 0 and val.dtype != a.dtype:
+        # and a NumPy scalar through an unsafe cast (NaN into an int array is its 'integer
+        # indefinite', with its RuntimeWarning; -3.5 into uint8 is 253): cast here, as NumPy's
+        val = numpy.asarray(val).astype(a.dtype)[()]
     flat = a.reshape(-1)
     target = flat[:end:step]
     if isinstance(val, ndarray) or numpy.ndim(val) > 0:

@@ -100,8 +100,10 @@ class _IntegerPowerUfunc(_ufunc):
                 if type(b) is int:
                     a_kind = "i" if type(a) in (int, bool) else getattr(dt, "kind", "f")
                     # (an unsigned array with a negative Python int is NumPy's OverflowError, and a
-                    # Python int below the dtype's range too: both raised by the call)
-                    below_range = a_kind == "i" and dt is not None and b < numpy.iinfo(dt).min
+                    # Python int below the dtype's range too (bool's and a Python int's dtype: int64):
+                    # both raised by the call)
+                    lo = numpy.iinfo(dt if a_kind == "i" and dt is not None else numpy.int64).min
+                    below_range = b < lo
                     if a_kind in "bi" and not below_range:
                         raise ValueError("Integers to negative integer powers are not allowed.")
                 elif numpy.result_type(a if dt is None else dt, b).kind in "iu":  # uint64 with int64: float64

@@ -25,7 +25,7 @@ from .._statistics.order import max as max_, min as min_
 from ._solve import _inverse
 from ._svd import svd
 from ._svd import svdvals
-from ._util import LinAlgError, as_array, assert_stacked_square, compute_char
+from ._util import LinAlgError, as_array, assert_stacked_square, compute_char, real_char
 
 __all__ = ["norm", "vector_norm", "matrix_norm", "cond", "matrix_rank", "trace", "diagonal"]
 
@@ -204,7 +204,7 @@ def cond(x, p=None):
         assert_stacked_square(x)
         char = compute_char(x)
         invx = _inverse(x, char, False)
-        r = (norm(x, p, axis=(-2, -1)) * norm(invx, p, axis=(-2, -1))).astype(char)
+        r = (norm(x, p, axis=(-2, -1)) * norm(invx, p, axis=(-2, -1))).astype(real_char(char))  # (always real)
     # NaN from a singular matrix becomes inf, unless the input itself had NaN (NumPy's rule).
     had_nan = any_(isnan(x), axis=(-2, -1))
     return where(isnan(r) & ~had_nan, _INF, r).astype(r.dtype)

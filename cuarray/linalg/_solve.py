@@ -360,6 +360,8 @@ def pinv(a, rcond=None, hermitian=False, *, rtol=_NoValue):
     m, n = a.shape[-2:]
     if m == 0 or n == 0:
         return empty(a.shape[:-2] + (n, m), dtype=a.dtype)  # NumPy's empty_like: any dtype, float16 too
+    if hermitian:
+        assert_stacked_square(a)  # (the svd's eigh checks the shape before the dtype)
     char = compute_char(a)  # (the dtype check, float16's TypeError, of the svd below)
     wide = _DOUBLE.get(char)
     u, s, vh = svd(astype(a, wide) if wide else a, full_matrices=False, hermitian=hermitian)

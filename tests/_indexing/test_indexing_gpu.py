@@ -446,3 +446,17 @@ def test_piecewise_of_an_empty_x_calls_no_function(shape, cond):
         return xp.piecewise(a, [k], [xp.negative, xp.sin])
 
     both(fn)
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning", "ignore::numpy.exceptions.ComplexWarning")
+@pytest.mark.parametrize("dtype", [numpy.int32, numpy.uint8, numpy.bool_, numpy.float32], ids=testing.dtype_id)
+def test_fill_diagonal_casts_a_numpy_scalar_as_numpy(dtype):
+    """A NumPy scalar goes in through NumPy's unsafe cast (NaN into int32: INT_MIN; -3.5 into uint8:
+    253), C-ordered and transposed (the old code raised ValueError for NaN into a transposed int32)."""
+    for val in (numpy.float64("nan"), numpy.float64(-3.5), numpy.complex128(1 + 2j), numpy.float64(1e300)):
+        for transposed in (False, True):
+            want = numpy.zeros((4, 3), dtype)
+            got = cuarray.zeros((4, 3), dtype)
+            numpy.fill_diagonal(want.T if transposed else want, val)
+            cp.fill_diagonal(got.T if transposed else got, val)
+            numpy.testing.assert_array_equal(got.get(), want, err_msg="{!r} transposed={}".format(val, transposed))

@@ -106,6 +106,59 @@ def test_take_out_checks_come_first(recorded_launches):
         assert got == want
 
 
+# (a, indices, keywords): each check before the next in NumPy's order. NumPy's argument parser
+# (`out` an array, the mode), the axis, the indices, `out`'s shape, then an empty axis
+_TAKE_ORDER = [
+    ((0, 3, 3), [0, 2], dict(axis=0, out=lambda xp: xp.empty(5, np.uint8))),   # shape before empty axis
+    ((4, 1, 3, 0), [1, 0, 2], dict(mode="bogus")),                             # mode before empty axis
+    ((0,), [1], dict(axis=3, mode="bogus")),                                   # mode before axis
+    ((0,), [1], dict(mode="bogus", out=lambda xp: [0])),                       # out an array before mode
+    ((0,), [1], dict(axis=2, out=lambda xp: xp.empty(7))),                     # axis before out's shape
+    ((0,), np.array([0.5]), dict(out=lambda xp: xp.empty(7))),                 # indices before out's shape
+    ((0,), [1], dict(out=lambda xp: xp.empty(1))),                             # then the empty axis
+]
+
+
+@pytest.mark.parametrize("case", _TAKE_ORDER, ids=["out_shape", "mode", "mode_axis", "out_type", "axis_out",
+                                                   "indices_out", "empty_axis"])
+def test_take_checks_in_numpys_order(recorded_launches, case):
+    """The empty axis's IndexError came first, before the mode and `out`'s shape."""
+    shape, ind, kw = case
+
+    def run(xp):
+        k = {n: (v(xp) if callable(v) else v) for n, v in kw.items()}
+        return xp.take(xp.empty(shape), ind, **k)
+
+    want, got = _same_error(lambda: run(np), lambda: run(cp))
+    assert got == want
+
+
+@pytest.mark.parametrize("mode", ["clip", "wrap"])
+@pytest.mark.parametrize("shape,axis", [((0, 0, 1), 0), ((2, 0, 0), 1), ((0, 4), 1)], ids=str)
+def test_take_from_an_empty_axis_into_an_empty_result(recorded_launches, mode, shape, axis):
+    """clip and wrap read no index when the result is empty (the old code raised the non-empty
+    take's IndexError). NumPy 2.4's wrap loops forever on a trailing empty axis: 2.5's answer,
+    which clip gives in both."""
+    ind = [0, 2, -1]
+    want = np.take(np.empty(shape), ind, axis=axis, mode="clip")
+    for method in (False, True):
+        a = cp.empty(shape)
+        got = a.take(ind, axis=axis, mode=mode) if method else cp.take(a, ind, axis=axis, mode=mode)
+        assert (got.shape, got.dtype) == (want.shape, want.dtype)
+    assert not recorded_launches
+
+
+def test_put_along_axis_converts_the_values_before_the_bounds(recorded_launches):
+    """NumPy's assignment converts the values before it checks the indices' bounds (a complex value
+    into an integer array: TypeError, not the IndexError of an index past an empty axis)."""
+    for a, ind, v in (((0, 7), np.zeros((2, 7), int), 1.5 + 0.5j), ((3, 4), np.full((1, 4), 5), 1.5 + 0.5j),
+                      ((3, 4), np.full((1, 4), 5), None), ((0, 7), np.zeros((2, 7), int), 1.5)):
+        want, got = _same_error(lambda: np.put_along_axis(np.zeros(a, np.uint8), ind, v, 0),
+                                lambda: cp.put_along_axis(cp.empty(a, np.uint8), ind, v, 0))
+        assert got == want
+    assert not recorded_launches
+
+
 # -- a.flat[key] ------------------------------------------------------------------------------------
 _BAD_KEYS = {"none": None, "tuple2": (1, 2), "tuple3": (1, 2, 3), "tuple_none": (None,), "tuple_int_ell": (1, Ellipsis),
              "tuple_ell_int": (Ellipsis, 1), "tuple_slice_none": (slice(None), None), "str": "a",

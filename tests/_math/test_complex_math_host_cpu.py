@@ -145,6 +145,24 @@ def test_log1p_near_zero_is_accurate_to_rounding(lib, dt):
     assert got.imag == 0 and abs(got.real - np.log1p(x)) <= np.spacing(np.log1p(x))  # the real log1p's value
 
 
+@pytest.mark.parametrize("dt", [np.complex64, np.complex128])
+def test_logs_of_subnormal_parts_as_numpy(lib, dt):
+    # |z| of two subnormal parts is itself subnormal, rounded to its few bits (|2^-149 (1 + 1j)| is
+    # 2^-149 in float): log|z| from the parts scaled up, as NumPy's (log2 is -148.5 there, not -149)
+    rt = _real(dt)
+    fi = np.finfo(rt)
+    t = fi.smallest_subnormal
+    sub = np.concatenate([[t, 2 * t, 3 * t, fi.tiny / 2, fi.tiny - t],
+                          np.random.default_rng().uniform(1, 2 ** fi.nmant, 8).round() * t]).astype(rt)
+    z = np.array([complex(x * sx, y * sy) for x in sub for y in np.concatenate([sub, [0]])
+                  for sx, sy in ((1, 1), (-1, -1))], dt)
+    suffix = "_f" if rt is np.float32 else "_d"
+    for name in ("log", "log2", "log10"):
+        got, want = _unary(lib, name + suffix, z), getattr(np, name)(z)
+        np.testing.assert_allclose(got.real, want.real, rtol=4 * fi.eps, atol=0, err_msg=name)
+        np.testing.assert_array_equal(got.imag, want.imag, err_msg=name)
+
+
 # -- every unary function over the special values --------------------------------------------------
 @pytest.mark.parametrize("dt", [np.complex64, np.complex128])
 def test_unary_special_values_as_numpy(lib, dt):

@@ -41,6 +41,27 @@ def test_rows_mostly_make_valid_calls():
     assert not dead
 
 
+@pytest.mark.timeout(60, method="thread")  # (a C loop: no signal interrupts it)
+def test_numpy_is_not_asked_its_hanging_take():
+    """NumPy 2.4's take(mode='wrap') loops forever from an empty axis into an empty result with outer
+    rows (a (7, 3, 0, 0) array, axis -2): the reference asks clip there, NumPy 2.5's answer."""
+    row = fc.BY_KEY["ndarray.take(a idx){axis,mode}"]
+    side = fuzzlib.Side(np)
+    args, kw = row.make(fuzzlib.case_rng(row.key, 0, 172))
+    a, k = [side.build(s) for s in args], {n: side.build(s) for n, s in kw.items()}
+    assert (a[0].shape, k.get("axis"), k.get("mode")) == ((7, 3, 0, 0), -2, "wrap")
+    assert fuzzlib.run_case(row, 0, 172, side, fuzzlib.Side(np, name="numpy2")) is None
+
+
+def test_flat_true_is_not_drawn_for_an_empty_array():
+    """NumPy's a.flat[True] reads element 0 unchecked: past the end of an empty array (whatever the
+    memory holds), where cuarray raises IndexError. The generator draws False there."""
+    row = fc.BY_KEY["flat[](a flatidx1){}"]
+    side = fuzzlib.Side(np)
+    a, key = (side.build(s) for s in row.make(fuzzlib.case_rng(row.key, 0, 221))[0])  # (drew True)
+    assert a.size == 0 and key is False
+
+
 def test_cases_are_reproducible():
     row = fc.BY_KEY["take(a idx)"]
     a1, k1 = row.make(fuzzlib.case_rng(row.key, 5, 17))

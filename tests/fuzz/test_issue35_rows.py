@@ -228,10 +228,11 @@ def test_0d_int_axis_accepted(host_path, call):
     (lambda xp: xp.logical_and(xp.empty((), np.uint64), 2**64), OverflowError),
     (lambda xp: xp.logical_or(xp.empty(3, np.float32), -2**63 - 1), OverflowError),
     (lambda xp: xp.power(xp.empty(3, np.int8), -2**63), OverflowError),
+    (lambda xp: xp.power(xp.empty(3, bool), -2**63 - 1), OverflowError),  # (bool ** Python int: int64)
     (lambda xp: xp.bitwise_xor.reduce(xp.empty((2, 3)), axis=5), np.exceptions.AxisError),
     (lambda xp: xp.repeat(xp.empty((), np.int8), 2, axis=1), np.exceptions.AxisError),
 ], ids=["max-empty-axis", "argmax-empty-axis", "logical_and-2**64", "logical_or-float", "power-huge-negative",
-        "reduce-axis-before-dtype", "repeat-0d-axis1"])
+        "power-bool-below-int64", "reduce-axis-before-dtype", "repeat-0d-axis1"])
 def test_host_mode_finds_raise_like_numpy(host_path, call, exc):
     with pytest.raises(exc):
         call(np)
@@ -439,9 +440,13 @@ def test_putmask_place_convert_values_as_numpy(host_path, fn, dt, mask_shape, va
     _agrees(call)
 
 
-@pytest.mark.parametrize("val", [float("nan"), float("inf"), 300, 2.5, 1.5 + 0.5j, 1j])
-@pytest.mark.parametrize("dt", [np.uint8, np.float32, bool])
+@pytest.mark.parametrize("val", [float("nan"), float("inf"), 300, 2.5, 1.5 + 0.5j, 1j, np.float64("nan"),
+                                 np.complex128(1 + 2j), np.array(-3.5)])
+@pytest.mark.parametrize("dt", [np.uint8, np.int32, np.float32, bool])
+@pytest.mark.filterwarnings("ignore::RuntimeWarning", "ignore::numpy.exceptions.ComplexWarning")
 def test_fill_diagonal_converts_the_value_as_numpy(host_path, val, dt):
+    """A Python float NaN into an int array is NumPy's ValueError, a NumPy scalar's NaN its unsafe
+    cast (the old code raised for both)."""
     _agrees(lambda xp: xp.fill_diagonal(xp.empty((3, 3), dt), val) or xp.empty(0))
 
 

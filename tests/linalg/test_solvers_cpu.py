@@ -193,3 +193,22 @@ def test_pinv_of_rank_deficient_stacks_as_numpy(host_pinv, dt, shape):
         assert host_pinv.asked == [np.dtype({"float32": "float64", "complex64": "complex128"}.get(dt, dt))]
         tol = 1e-4 if dt != "float64" else 1e-9
         np.testing.assert_allclose(got, want, rtol=tol, atol=tol * max(1, np.abs(want).max()), err_msg=str(kw))
+
+
+@pytest.mark.parametrize("dt", ["e", "i", "d"])
+@pytest.mark.parametrize("fn", ["pinv", "svd"])
+def test_hermitian_checks_the_shape_before_the_dtype(fn, dt):
+    """hermitian=True goes through eigh, which checks squareness before the dtype: a non-square
+    float16 matrix is NumPy's LinAlgError, not the TypeError of float16 (the old code's for pinv)."""
+    _raises_like_numpy(fn, hf.from_np(np.ones((5, 1), dt)), hermitian=True)
+
+
+@pytest.mark.parametrize("p", ["fro", "nuc", 1, -1, np.inf, -np.inf, None, 2])
+@pytest.mark.parametrize("dt", ["F", "D", "f"])
+def test_cond_of_an_empty_stack_is_real(recorded_launches, dt, p):
+    """The condition number is real: complex input gave a complex result for p other than None/2/-2."""
+    import cuarray
+
+    want = np.linalg.cond(np.ones((0, 3, 3), dt), p=p)
+    got = la.cond(cuarray.empty((0, 3, 3), dt), p=p)
+    assert (got.shape, got.dtype) == (want.shape, want.dtype)

@@ -136,8 +136,10 @@ def test_catalogue_square(request, dt):
         _close(la.eigvals(d).shape, ww.shape, dt, "eigvals " + what)
         if np.prod(shape):
             _close(la.cond(d), np.linalg.cond(a), dt, "cond " + what)
-            for p_ in (1, -1, np.inf, "fro"):
-                _close(la.cond(d, p_), np.linalg.cond(a, p_), dt, "cond {} ".format(p_) + what)
+            for p_ in (1, -1, np.inf, "fro", "nuc"):
+                got, want = _host(la.cond(d, p_)), np.linalg.cond(a, p_)
+                _close(got, want, dt, "cond {} ".format(p_) + what)
+                assert got.dtype == want.dtype, ("cond {} ".format(p_) + what, got.dtype)  # real for complex input
         if np.prod(shape):
             _close(la.matrix_rank(d), np.linalg.matrix_rank(a), dt, "rank " + what)
         _close(la.pinv(d), np.linalg.pinv(a), dt, "pinv " + what)

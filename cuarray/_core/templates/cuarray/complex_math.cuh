@@ -21,6 +21,8 @@ template <> struct complex_consts<float> {
   static __device__ __forceinline__ float max_val() { return 3.40282346638528859811704183484516925e+38f; }
   static __device__ __forceinline__ float exp_max() { return 88.0f; }      // exp overflows past it
   static __device__ __forceinline__ float tanh_big() { return 9.0f; }      // tanh(x) == +-1 past it
+  static __device__ __forceinline__ float tiny() { return 0x1p-126f; }    // the smallest normal value
+  static __device__ __forceinline__ int digits() { return 24; }           // of the significand
 };
 template <> struct complex_consts<double> {
   static __device__ __forceinline__ double big() { return 1.0e150; }
@@ -29,6 +31,8 @@ template <> struct complex_consts<double> {
   static __device__ __forceinline__ double max_val() { return 1.79769313486231570814527423731704357e+308; }
   static __device__ __forceinline__ double exp_max() { return 709.0; }
   static __device__ __forceinline__ double tanh_big() { return 22.0; }
+  static __device__ __forceinline__ double tiny() { return 0x1p-1022; }
+  static __device__ __forceinline__ int digits() { return 53; }
 };
 
 template <typename T> __device__ __forceinline__ T c_pi() { return T(3.141592653589793238462643383279502884); }
@@ -133,11 +137,17 @@ __device__ __forceinline__ T log_abs(complex<T> z) {
   if (ax > T(0.5) && ax < T(1.5) && ay < T(0.75)) {
     return T(0.5) * ::log1p((ax - T(1)) * (ax + T(1)) + ay * ay);
   }
+  const T ln2 = T(0.693147180559945309417232121458176568);
+  if (ax < complex_consts<T>::tiny() && ax > T(0)) {
+    // Both parts subnormal: so is |z|, rounded to few bits (|2^-149 (1 + 1j)| rounds to 2^-149 in
+    // float); scaled up by 2^digits (exact) it keeps them all, as NumPy's (glibc's) clog does.
+    const int d = complex_consts<T>::digits();
+    return ::log(::hypot(::scalbn(ax, d), ::scalbn(ay, d))) - T(d) * ln2;
+  }
   T h = ::hypot(ax, ay);
   if (::isinf(h) && ::isfinite(ax)) {
     // |z| is past the type's range while log|z| is not (1e308 + 1e308j): halve both parts (exact,
     // a power of 2) as hypot scales, and add log 2 back.
-    const T ln2 = T(0.693147180559945309417232121458176568);
     return ::log(::hypot(ax * T(0.5), ay * T(0.5))) + ln2;
   }
   return ::log(h);
