@@ -3,12 +3,12 @@
 On the bench's cluster (`dask_gpus.gpu_cluster(2)`: one single-threaded worker process a GPU), for
 each library's chunks:
 
-- `trivial`: one task that does nothing, submitted and its result fetched (Dask's round trip);
-- `empty` sum and chain: the timed graphs of `dask-2gpu` (32 chunks, the sum's tree 16 wide, the
-  chain persisted and the devices synchronised) on chunks of 256 elements, so that the device
-  work is nil: Dask's and the library's host cost of the same graph, on one worker and on two;
-- `submit`: the part of the empty sum that `client.compute` takes before it returns (the client's
-  graph optimisation, packing, sending);
+- `trivial`: one task that does nothing, submitted and its result fetched (Dask's round trip),
+  back to back and after the bench's pause (`dask_gpus.IDLE_S`: the client's stream idle);
+- `empty` sum and chain: the timed graphs of `dask-2gpu` (32 chunks; the sum's tree 16 wide, the
+  bench's, and 32 wide, one level; the chain persisted and the devices synchronised) on chunks of
+  256 elements, so that the device work is nil: Dask's and the library's host cost of the same
+  graph, on one worker and on two;
 - `device`: on a worker, the device time of one chunk's work at the bench's size (2^29 float32),
   the sum and the chain, timed with the device synchronised;
 - the bound: a placement's time is at least the larger of its graph's empty time and its device
@@ -66,29 +66,24 @@ def _noop():
 
 def probe(client, lib: str, big: int = BIG) -> dict:
     xp = importlib.import_module(lib)
-    out = {"trivial_ms": _median_ms(lambda: client.submit(_noop, pure=False).result())}
+    submit = lambda: client.submit(_noop, pure=False).result()  # noqa: E731
+    out = {"trivial_back_to_back_ms": _median_ms(submit),
+           "trivial_idle_ms": _median_ms(lambda: (time.sleep(dg.IDLE_S), submit()) and None, repeats=10)
+           - 1e3 * dg.IDLE_S}
     addr = dg.worker_addresses(client)[0]
-    for op in ("sum", "chain"):
-        run = dg.timed(client, lib, op, split_every=CHUNKS // 2 if op == "sum" else None)
+    # the sum with the bench's tree (16 wide: a level a GPU) and with one level (32 wide)
+    for op, split in (("sum", CHUNKS // 2), ("sum", CHUNKS), ("chain", None)):
+        name = op if op == "chain" else "sum{}".format(split)
+        run = dg.timed(client, lib, op, split_every=split)  # pauses dg.IDLE_S before each timed call
         for gpus in (1, 2):
             x = dg.place(client, lib, xp, CHUNKS * 256, 256, gpus)
-            out["{}_empty_{}gpu_ms".format(op, gpus)] = _median_ms(lambda: run(x), repeats=10)
+            out["{}_empty_{}gpu_ms".format(name, gpus)] = 1e3 * statistics.median([run(x) for _ in range(13)][3:])
             del x
-            if op == "sum":
-                # the client's share: optimising, packing and sending the graph (compute returns then)
-                from dask.graph_manipulation import clone
-                x = dg.place(client, lib, xp, CHUNKS * 256, 256, gpus)
-                futs = []
-                out["sum_submit_{}gpu_ms".format(gpus)] = _median_ms(
-                    lambda: futs.append(client.compute(clone(x.sum(split_every=CHUNKS // 2), omit=x))), repeats=10)
-                [f.result() for f in futs]
-                del x, futs
         per_chunk = client.run(_device_ms, lib, op, big, workers=[addr])[addr]
-        out["{}_device_chunk_ms".format(op)] = per_chunk
         work = CHUNKS * per_chunk
-        e1, e2 = out["{}_empty_1gpu_ms".format(op)], out["{}_empty_2gpu_ms".format(op)]
-        out["{}_device_all_ms".format(op)] = work
-        out["{}_speedup_bound".format(op)] = (e1 + work) / max(e2, work / 2)
+        e1, e2 = out["{}_empty_1gpu_ms".format(name)], out["{}_empty_2gpu_ms".format(name)]
+        out["{}_device_all_ms".format(name)] = work
+        out["{}_speedup_bound".format(name)] = (e1 + work) / max(e2, work / 2)
     return out
 
 

@@ -46,9 +46,14 @@ def test_chain_stays_on_its_devices_and_reductions_match_numpy(sched):
     blocks = dask.compute(*y.to_delayed().ravel(), scheduler=sched)
     assert [b.data.device_id for b in blocks] == [0] * 4 + [1] * 4
     want = (np.sin(host) * 2 + host * host - 1) / 3
-    for b, w in zip(blocks, np.split(want, 8)):
+    # The chain's error is relative to its terms, not to its result, which cancels near
+    # x * x + 2 sin(x) = 1: a few ulp of the terms (the device's sin and NumPy's differ by one).
+    bound = 8 * np.finfo(np.float64).eps * (2 * np.abs(np.sin(host)) + host * host + 1) / 3
+    for b, w, e in zip(blocks, np.split(want, 8), np.split(bound, 8)):
         with cuarray.cuda.Device(b.data.device_id):
-            np.testing.assert_allclose(b.get(), w, rtol=1e-12)
+            err = np.abs(b.get() - w)
+        assert (err <= e).all(), "chain differs from NumPy's by {:.3g} where its terms allow {:.3g}".format(
+            err.max(), e[err.argmax() // e.shape[1], err.argmax() % e.shape[1]])
     for f in (lambda v: v.sum(axis=0), lambda v: v.mean(axis=1), lambda v: v.std(), lambda v: v.max(),
               lambda v: v.T @ v):
         (got,) = dask.compute(f(y), scheduler=sched)

@@ -44,6 +44,12 @@ F32 = 4
 # index with 32 bits (2^29 elements) in cuarray's kernels.
 ELEMENTS, CHUNK = {"sum": 2**34, "chain": 2**33}, 2**29
 WARMUP, REPEATS = 2, 5
+# distributed's client sends to the scheduler at most once per 10 ms (its BatchedSend interval): a
+# computation submitted within 10 ms of the previous one's release message waits out that window
+# (a trivial task's round trip: 10.9 ms back to back on two H200s' host, scripts/perf/dask_overhead.py).
+# Each timed call starts after this pause, outside the timed region, as a program's computations
+# separated by work of their own do.
+IDLE_S = 0.025
 
 dask_2gpu = register(
     "dask-2gpu", group="multi-gpu",
@@ -164,6 +170,7 @@ def timed(client, lib: str, op: str, split_every=None):
 
     def run(x) -> float:
         graph = clone(x.sum(split_every=split_every) if op == "sum" else (da.sin(x) * 2 + x * x - 1) / 3, omit=x)
+        time.sleep(IDLE_S)
         t0 = time.perf_counter()
         if op == "sum":
             y = client.compute(graph)

@@ -31,7 +31,7 @@ import time
 import numpy
 
 from . import NotAvailable, register, scipy_module
-from .dask_gpus import REPEATS, WARMUP, _register, _speedup_note, _sync, task_profile, worker_addresses
+from .dask_gpus import IDLE_S, REPEATS, WARMUP, _register, _speedup_note, _sync, task_profile, worker_addresses
 
 # name -> (shape, chunks, dtype) of the timed data, and of the small copy checked against NumPy
 WORKLOADS = {
@@ -180,6 +180,7 @@ def timed(client, lib: str, workload: str, gpus: int):
             graph = results(workload, x, ndimage, name="gaussian-" + uuid.uuid4().hex)
         else:
             graph = clone(*results(workload, x, ndimage), omit=x)
+        time.sleep(IDLE_S)  # an idle client stream at the start (dask_gpus.IDLE_S)
         t0 = time.perf_counter()
         out = client.persist(list(graph), workers=workers, allow_other_workers=False)
         wait(out)
