@@ -380,7 +380,7 @@ def histogram(a, bins=10, range=None, density=None, weights=None):  # noqa: A002
         if not (numpy.can_cast(ntype, numpy.double) or numpy.can_cast(ntype, complex)):
             raise TypeError("histogram weights of dtype {} are not supported".format(ntype))
     x = _dense(a)
-    if uniform is None and edges._dtype.kind == "f" and bool(any_(isnan(edges))):
+    if uniform is None and edges._size > 1 and edges._dtype.kind == "f" and bool(any_(isnan(edges))):
         n = _sorted_counts(x, w, edges, _I8 if w is None else ntype)
         if density:
             return divide(divide(n, astype(diff(edges), _F8, copy=False)), sum_(n)), edges
