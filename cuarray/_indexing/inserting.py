@@ -94,6 +94,9 @@ def _apply_mode(idx, n, mode):
         if n == 0 and idx.size:
             raise IndexError("cannot do a non-empty take from an empty axes.")
         return numpy.mod(idx, n) if mode == "wrap" else numpy.clip(idx, 0, n - 1)
+    # NumPy converts the indices to intp first: a uint8 index modulo an axis of 300 is no
+    # OverflowError of the size as a uint8 scalar (NEP 50)
+    idx = idx.astype(numpy.intp, copy=False)
     if mode == "wrap":
         return idx % n
     return idx.clip(0, n - 1)

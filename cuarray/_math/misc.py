@@ -187,7 +187,7 @@ def sinc(x):
         return numpy.sinc(x)
     out_dt = _float_result(x)
     compute = out_dt
-    op = "out0 = cuarray::sinc(in0)"
+    op = "out0 = cuarray::sinc_half(in0)" if out_dt.char == "e" else "out0 = cuarray::sinc(in0)"
     d = _unary_definition("sinc", op, x.dtype, compute, out_dt)
     out = ndarray(x.shape, out_dt)
     d.run((x, out), (), x.shape)

@@ -34,10 +34,16 @@ from .._core.copying import astype, copyto_unchecked, fill
 from .._core.host_input import as_array
 from .._core.ndarray import ndarray
 from .._core.transfer import from_host
+from .._creation.basic import zeros
+from .._logic.content import isnan
+from .._logic.truth import any as any_
+from .._manipulation.joining import concatenate
 from .._math.arithmetic import divide
 from .._math.complex import imag, real
 from .._math.sums import sum as sum_
-from .._math.sums_scan import diff
+from .._math.sums_scan import cumsum, diff
+from .._sorting.searchsorted import searchsorted
+from .._sorting.sorting import argsort, sort
 from ..cuda import device as _device
 from ..cuda.kernel_family import KernelFamily
 
@@ -374,6 +380,11 @@ def histogram(a, bins=10, range=None, density=None, weights=None):  # noqa: A002
         if not (numpy.can_cast(ntype, numpy.double) or numpy.can_cast(ntype, complex)):
             raise TypeError("histogram weights of dtype {} are not supported".format(ntype))
     x = _dense(a)
+    if uniform is None and edges._size > 1 and edges._dtype.kind == "f" and bool(any_(isnan(edges))):
+        n = _sorted_counts(x, w, edges, _I8 if w is None else ntype)
+        if density:
+            return divide(divide(n, astype(diff(edges), _F8, copy=False)), sum_(n)), edges
+        return n, edges
     nb = max(edges._size - 1, 0)  # no edges at all (`bins=[]`): no bins, as NumPy's diff of its counts
     if uniform is not None:
         types, args, kedges = uniform
@@ -399,6 +410,25 @@ def histogram(a, bins=10, range=None, density=None, weights=None):  # noqa: A002
         db = astype(diff(edges), _F8, copy=False)
         return divide(divide(n, db), sum_(n)), edges
     return n, edges
+
+
+def _sorted_counts(x: ndarray, w, edges: ndarray, ntype) -> ndarray:
+    """NumPy's counts for explicit edges, by its own steps: the (weight of the) sorted data before
+    each edge (searchsorted left; right for the last edge), then their differences. A NaN edge
+    passes its monotonic check and sorts last, so only these steps give its answers (negative
+    counts included); the bin kernel serves every other explicit edge array."""
+    if edges._size == 0:
+        return ndarray((0,), ntype)
+    if w is None:
+        sa = sort(x)
+    else:
+        order = argsort(x)
+        sa = x[order]
+    at = concatenate((searchsorted(sa, edges[:-1], "left"), searchsorted(sa, edges[-1:], "right")))
+    if w is None:
+        return diff(astype(at, ntype, copy=False))
+    cw = concatenate((zeros((1,), ntype), cumsum(astype(w, ntype, copy=False)[order])))
+    return diff(cw[at])
 
 
 def upload(host: numpy.ndarray) -> ndarray:

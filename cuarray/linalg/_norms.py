@@ -23,7 +23,7 @@ from .._sorting.counting import count_nonzero
 from .._sorting.searching import where
 from .._statistics.order import max as max_, min as min_
 from ._solve import _inverse
-from ._svd import svd
+from ._svd import rank_svd
 from ._svd import svdvals
 from ._util import LinAlgError, as_array, assert_stacked_square, compute_char, real_char
 
@@ -225,7 +225,7 @@ def matrix_rank(A, tol=None, hermitian=False, *, rtol=None):
     A = as_array(A, "linalg.matrix_rank")
     if A.ndim < 2:
         return int(bool(any_(A != 0).get()))
-    S = svd(A, compute_uv=False, hermitian=hermitian)
+    S = rank_svd(A, compute_uv=False, hermitian=hermitian)
     if tol is None:
         if rtol is None:
             rtol = max(A.shape[-2:]) * numpy.finfo(S.dtype).eps

@@ -38,7 +38,7 @@ from ..cuda.libs import cublas_solve
 from ..cuda.libs import cusolver as _cs
 from . import _small_solve
 from ._matmul import matmul
-from ._svd import svd
+from ._svd import rank_svd
 from ._util import (LinAlgError, as_array, assert_stacked_2d, assert_stacked_square, batch_of,
                     compute_char, info_array, natural_order, pointers, real_char,
                     stacked_copy)
@@ -364,7 +364,7 @@ def pinv(a, rcond=None, hermitian=False, *, rtol=_NoValue):
         assert_stacked_square(a)  # (the svd's eigh checks the shape before the dtype)
     char = compute_char(a)  # (the dtype check, float16's TypeError, of the svd below)
     wide = _DOUBLE.get(char)
-    u, s, vh = svd(astype(a, wide) if wide else a, full_matrices=False, hermitian=hermitian)
+    u, s, vh = rank_svd(astype(a, wide) if wide else a, full_matrices=False, hermitian=hermitian)
     # NumPy's cutoff: asarray(rcond)[..., None] * max(s) per matrix, in rcond's dtype and s's promoted
     # (a Python float is a float64 array there, a strong type); an array rcond broadcasts over the stack
     if isinstance(rcond, ndarray) or numpy.ndim(rcond):
@@ -415,7 +415,7 @@ def lstsq(a, b, rcond=None):
     # NumPy's gelsd fails on a matrix holding NaN or inf ("SVD did not converge in Linear Least
     # Squares"); cuSOLVER's SVD returns NaN there. The rank's one read-back carries the check: -1.
     try:
-        u, s, vh = svd(a.astype(char, copy=False), full_matrices=False)
+        u, s, vh = rank_svd(a.astype(char, copy=False), full_matrices=False)
     except LinAlgError:
         raise LinAlgError(_LSTSQ_FAILED) from None
     large = s > rcond * s[0]

@@ -28,7 +28,7 @@ from ._matmul import matmul
 from ._util import (as_array, assert_stacked_2d, batch_of, compute_char, info_array,
                     raise_on_info, real_char, stacked_copy)
 
-__all__ = ["svd", "svdvals", "SVDResult", "ALGORITHMS"]
+__all__ = ["svd", "svdvals", "rank_svd", "SVDResult", "ALGORITHMS"]
 
 ALGORITHMS = ("gesvd", "gesvdj", "gesvdp", "qr+gesvd", "qr+gesvdj", "qr+gesvdp")
 
@@ -205,6 +205,17 @@ def svd(a, full_matrices=True, compute_uv=True, hermitian=False):
         a = as_array(a, "linalg.svd")
         return _svd_hermitian(a, compute_uv)
     return _svd(a, full_matrices, compute_uv)
+
+
+def rank_svd(a, full_matrices=True, compute_uv=True, hermitian=False):
+    """`svd` for the callers that count or invert the small singular values (pinv, matrix_rank,
+    lstsq): the Jacobi SVD past 32 columns, not gesvdp, which perturbs a matrix with a singular value
+    near zero so that its polar decomposition converges (cuSOLVER's h_err_sigma) and leaves the
+    zeros of a rank-deficient matrix at that perturbation (~1e-11 of the largest), above NumPy's
+    cutoffs; Jacobi keeps them at rounding level, as LAPACK's gesdd does."""
+    if hermitian:
+        return _svd_hermitian(as_array(a, "linalg.svd"), compute_uv)
+    return _svd(a, full_matrices, compute_uv, algorithm="gesvdj")
 
 
 def svdvals(x, /):

@@ -42,6 +42,17 @@ def test_put_on_views_and_fortran_order_checks_first(recorded_launches):
     assert not recorded_launches  # (nothing copied for an index that fails)
 
 
+@pytest.mark.parametrize("mode", ["wrap", "clip"])
+def test_put_device_uint8_indices_into_a_larger_array(recorded_launches, mode):
+    """Device uint8 indices with wrap/clip into 300 elements: NumPy's intp indices, no OverflowError
+    of 300 (299) as a uint8 (the old code's idx % 300 under NEP 50: the fuzzer's put into a
+    transposed (5, 4, 5, 3) array)."""
+    from cuarray._indexing.inserting import _apply_mode
+
+    idx = _apply_mode(cp.empty(6, np.uint8), 300, mode)
+    assert idx.dtype == np.intp and idx.shape == (6,)
+
+
 @pytest.mark.parametrize("mode", ["raise", "wrap", "clip"])
 def test_put_empty_values_write_nothing_and_check_nothing(recorded_launches, mode):
     """NumPy returns before it reads an index when there are no values (the old code raised

@@ -86,6 +86,8 @@ _FLAT_KEYS = {"int": 5, "neg": -1, "slice": slice(2, 9, 3), "back": slice(None, 
 
 
 def _key(k, xp):
+    if not isinstance(k, str):  # a NumPy key compared with a name is elementwise
+        return k
     if k == "dev_int":
         return xp.asarray(np.array([3, 0, 7])) if xp is cp else np.array([3, 0, 7])
     if k == "dev_mask":

@@ -217,3 +217,19 @@ def test_products_bit_for_bit(lib, dt):
     with np.errstate(all="ignore"):
         got = _unary(lib, "square" + ("_f" if rt is np.float32 else "_d"), np.concatenate([a, big]))
         np.testing.assert_array_equal(got, np.square(np.concatenate([a, big])))
+
+
+@pytest.mark.parametrize("dt", [np.complex64, np.complex128])
+def test_arctan_of_an_infinite_part_keeps_the_sign_of_im(lib, dt):
+    """glibc's catan: an infinite part gives Im a zero of Im z's sign, a NaN Im z's too (the device
+    once took it through atanh(iz), where the GPU's -NaN may lose the sign: -0 for inf + nanj)."""
+    nan = np.float64(np.nan)
+    ims = [nan, -nan, np.inf, -np.inf, 0.0, -0.0, 2.0, -2.0]
+    res = [np.inf, -np.inf, nan, -nan, 0.0, -0.0, 2.0, -2.0]
+    z = np.array([complex(r, i) for r in res for i in ims if np.isinf(r) or np.isinf(i)], dt)
+    suffix = "_f" if _real(dt) is np.float32 else "_d"
+    got = _unary(lib, "atan" + suffix, z)
+    with np.errstate(all="ignore"):
+        want = np.arctan(z)
+    np.testing.assert_array_equal(got, want)
+    np.testing.assert_array_equal(np.signbit(got.imag), np.signbit(want.imag), err_msg=str(z))

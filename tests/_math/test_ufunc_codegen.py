@@ -158,7 +158,8 @@ def _misc_function_sources():
                                        compute, out_dt)
             out.update([d.source("flat", 1, np.int32)])
         out_dt = np.dtype(np.float64) if dt.kind in "biu" else dt
-        d = misc._unary_definition("sinc", "out0 = cuarray::sinc(in0)", dt, out_dt, out_dt)
+        op = "out0 = cuarray::sinc_half(in0)" if dt.char == "e" else "out0 = cuarray::sinc(in0)"
+        d = misc._unary_definition("sinc", op, dt, out_dt, out_dt)
         out.update([d.source("flat", 1, np.int32)])
     return out
 

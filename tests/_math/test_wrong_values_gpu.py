@@ -85,8 +85,8 @@ def test_complex_products_bit_for_bit(dt):
     big = np.array([complex(rt.max / 3, rt.max / 3), complex(rt.max / 3, np.inf), 3 + 0j], dt)
     ga, gb = cp.asarray(a), cp.asarray(b)
     for n in (2, 3, 5, -3):
-        np.testing.assert_array_equal(cp.power(ga, np.array(n, dt)).get(), np.power(a, np.array(n, dt)),
-                                      err_msg="z ** {}".format(n))
+        e = np.array(n, dt)  # a 0-d complex exponent: npy_cpow's integer-exponent branch
+        np.testing.assert_array_equal(cp.power(ga, cp.asarray(e)).get(), np.power(a, e), err_msg="z ** {}".format(n))
     fuses = (np.array([complex(1 + 2.0 ** -30, 1)]) * np.array([complex(1 - 2.0 ** -30, -1)]))[0].real == 2 - 2.0 ** -60
     if not fuses:
         pytest.skip("this NumPy's complex multiply does not fuse (no FMA on this host)")
@@ -278,3 +278,45 @@ def test_float16_in_wider_out(name, out):
     with np.errstate(all="ignore"):
         want = f(x, dtype="float64")
     np.testing.assert_allclose(g(cp.asarray(x), dtype="float64").get(), want, rtol=1e-12)
+
+
+@pytest.mark.parametrize("dt", ["complex64", "complex128"])
+def test_arctan_of_an_infinite_part_keeps_the_sign_of_im(dt):
+    """glibc's catan (NumPy's): an infinite part gives Im a zero of Im z's sign, NaN's included (the
+    GPU's negation of a NaN may drop its sign: arctan(inf + nanj) was pi/2 - 0j)."""
+    nan = np.float64(np.nan)
+    ims = [nan, -nan, np.inf, -np.inf, 0.0, -0.0, 2.0, -2.0]
+    res = [np.inf, -np.inf, nan, -nan, 0.0, -0.0, 2.0, -2.0]
+    z = np.array([complex(r, i) for r in res for i in ims if np.isinf(r) or np.isinf(i)], dt)
+    got = cp.arctan(cp.asarray(z)).get()
+    with np.errstate(all="ignore"):
+        want = np.arctan(z)
+    bad = [(z[i], got[i], want[i]) for i in range(z.size)
+           if not (np.array_equal(got[i:i + 1], want[i:i + 1], equal_nan=True)
+                   and np.signbit(got[i].imag) == np.signbit(want[i].imag))]
+    assert not bad, bad
+
+
+def test_sinc_as_numpy_steps():
+    """NumPy's sinc step by step: float16 rounds pi (3.140625), pi x and each quotient to float16
+    (sinc(1) is 3.08e-4, pi x past 20850 is inf: NaN); complex divides by NumPy's loop (1/d times
+    the parts: sinc(-5e-324 + 0j) is inf + nanj, sinc(5e-324 - 2.2e-308j) is 1 - 0j)."""
+    rng = np.random.default_rng()
+    h = np.concatenate([[0, -0.0, 1, -1, 2, 0.5, 32752, -21840, 20850, 20860, 6.1e-5, np.inf, -np.inf, np.nan],
+                        rng.uniform(-50, 50, 500), rng.uniform(-1e4, 1e4, 100)]).astype(np.float16)
+    with np.errstate(all="ignore"):
+        want = np.sinc(h)
+    got = cp.sinc(cp.asarray(h)).get()
+    assert got.dtype == want.dtype
+    np.testing.assert_array_equal(got, want, err_msg=str(h[np.flatnonzero(~((got == want) | np.isnan(want)))][:10]))
+    for dt in ("complex64", "complex128"):
+        t = np.finfo(dt).smallest_subnormal
+        z = np.array([complex(-t, 0), complex(t, -np.finfo(dt).tiny), complex(np.inf, 0), complex(0, np.inf), 0j,
+                      complex(-0.0, -0.0), complex(1e30, 1e30), complex(np.nan, 1)], dt)
+        z = np.concatenate([z, (rng.standard_normal(200) * 30 + 1j * rng.standard_normal(200) * 30).astype(dt)])
+        with np.errstate(all="ignore"):
+            want = np.sinc(z)
+        got = cp.sinc(cp.asarray(z)).get()
+        assert got.dtype == want.dtype
+        bad = mismatches(got, want, z, "sinc", rtol=32)
+        assert not bad, "\n".join(bad[:20])

@@ -294,3 +294,28 @@ def test_histogram_no_edges_density():
     for bins in ([], [2.0]):
         want = np.histogram(x, bins=np.array(bins), density=True)
         check(cuarray.histogram(D(x), bins=D(np.array(bins)), density=True), want)
+
+
+@pytest.mark.parametrize("case", range(6))
+def test_explicit_edges_holding_nan_as_numpy(case):
+    """A NaN edge passes NumPy's monotonic check and sorts last in its searchsorted steps: its
+    counts (negative ones included) and weighted sums are NumPy's (the bin kernel gave 0s)."""
+    nan, inf = np.nan, np.inf
+    x, w, e = [
+        (np.array([18, 13, 17, 18, 12], np.uint8), np.array([0.4767, 0.0822, -0.2203, -0.1712, -0.1619]),
+         [-1.5, -1.5, inf, nan]),
+        (np.array([-3], np.int8), None, [-300.0, -1.5, 3.0, 256.0, nan]),
+        (np.array([349507106.984905]), None, [-0.0, 250.0, 250.0, nan]),
+        (np.array([9], np.uint64), None, [nan, -1.5, -1.5]),
+        (np.arange(-10, 10, dtype=np.int8), None, [3.0, nan]),
+        (np.array([1.0, nan, 3, nan, -2, 0.5]), np.arange(1.0, 7.0), [0.0, 2, nan]),
+    ][case]
+    e = np.array(e)
+    for density in (None, True):
+        with np.errstate(all="ignore"):
+            want = np.histogram(x, bins=e, weights=w, density=density)
+            got = cuarray.histogram(D(x), bins=D(e), weights=None if w is None else D(w),
+                               density=density)
+        assert got[0].dtype == want[0].dtype, (case, density)
+        np.testing.assert_allclose(got[0].get(), want[0], rtol=1e-12, err_msg=str((case, density)))
+        np.testing.assert_array_equal(got[1].get(), want[1])

@@ -97,6 +97,13 @@ CASES2 = [
     # its seeds 1 and 2, 40 s each: a bool array to a Python int power below int64 (NumPy's
     # OverflowError first), fill_diagonal of a NumPy NaN into int32 (NumPy's unsafe cast)
     ("power(a s)", 1, 52), ("pow(a s)", 2, 197), ("fill_diagonal(a s)", 1, 97),
+    # the GPU run of seed 11 (NumPy 2.5.2): sinc's float16 steps (pi and pi x rounded to float16) and
+    # complex division (NumPy's 1/d times the parts); histogram's explicit edges holding NaN (NumPy's
+    # searchsorted steps); put of device uint8 indices with mode='wrap' into 300 elements
+    ("sinc(a)", 11, 56), ("sinc(a)", 11, 50), ("sinc(a)", 11, 14), ("sinc(a)", 11, 27),
+    ("histogram(a){bins,range,density,weights}", 11, 40), ("histogram(a){bins,range,density,weights}", 11, 68),
+    ("histogram(euarr){bins,range}", 11, 21), ("histogram(euarr){bins,range}", 11, 49),
+    ("histogram(euarr){bins,range}", 11, 43), ("put(a idx b){mode}", 11, 5),
 ]
 
 

@@ -125,6 +125,30 @@ def test_svd_algorithm_table(rows, cols, full):
         assert algo == "gesvdj"
 
 
+class _Asked(Exception):
+    pass
+
+
+@pytest.mark.parametrize("fn", ["pinv", "matrix_rank", "lstsq"])
+def test_rank_revealing_callers_ask_the_jacobi_svd(fn, monkeypatch):
+    """pinv, matrix_rank and lstsq count or invert the small singular values: past 32 columns they
+    ask gesvdj, not the default gesvdp, whose perturbation of a rank-deficient matrix leaves its
+    zero singular values ~1e-11 of the largest, above NumPy's cutoffs (a 40 x 33 stack with zero
+    columns: pinv entries of 1e10 where NumPy's are 0)."""
+    asked = []
+
+    def record(a, full_matrices=True, compute_uv=True, algorithm=None, fn="linalg.svd"):
+        asked.append(algorithm)
+        raise _Asked
+
+    monkeypatch.setattr(_svd, "_svd", record)
+    a = hf.from_np(np.ones((2, 40, 33)) if fn != "lstsq" else np.ones((40, 33)))
+    args = (a, hf.from_np(np.ones(40))) if fn == "lstsq" else (a,)
+    with pytest.raises(_Asked):
+        getattr(la, fn)(*args)
+    assert asked == ["gesvdj"]
+
+
 def test_import_loads_no_math_library():
     code = "import sys, cuarray, cuarray.linalg; print(any(m.startswith('nvmath') for m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
@@ -161,7 +185,7 @@ def host_pinv():
         return tuple(F(r) for r in _single_precision_jacobi(H(x), full_matrices, hermitian))
 
     mod = host_module(_solve, {
-        "svd": svd, "conj": lambda x: F(np.conj(H(x))), "_matmul": lambda x, y: F(H(x) @ H(y)),
+        "rank_svd": svd, "conj": lambda x: F(np.conj(H(x))), "_matmul": lambda x, y: F(H(x) @ H(y)),
         "max_": lambda x, axis=None, keepdims=False: F(np.max(H(x), axis=axis, keepdims=keepdims)),
         "where": lambda c, x, y: F(np.where(H(c), h(x), h(y))), "greater": lambda x, y: F(np.greater(h(x), h(y))),
         "divide": lambda x, y: F(np.divide(h(x), h(y))), "multiply": lambda x, y: F(np.multiply(h(x), h(y))),

@@ -415,3 +415,21 @@ def test_deprecated_qr_modes_and_lower_case_uplo_as_numpy(dt):
                                    rtol=tol(dt), atol=tol(dt))
         np.testing.assert_allclose(_host(la.eigh(cuarray.asarray(s), UPLO=uplo)[0]), np.linalg.eigh(s, UPLO=uplo)[0],
                                    rtol=tol(dt), atol=tol(dt))
+
+
+@pytest.mark.parametrize("dt", DTYPES, ids=str)
+def test_rank_of_matrices_past_32_columns_with_zero_columns(request, dt):
+    """matrix_rank, lstsq's rank and pinv of rank-2 matrices of more than 32 columns (one matrix and
+    a stack): NumPy's rank and pinv (gesvdp's perturbation left their zero singular values ~1e-11
+    of the largest, counted and inverted)."""
+    rng = np.random.default_rng(_seed(request))
+    for shape in [(40, 33), (33, 40), (2, 40, 36)]:
+        a = _rand(shape, dt, rng)
+        a = a @ np.diag([1, 1] + [0] * (shape[-1] - 2)).astype(dt)
+        d = cuarray.asarray(a)
+        what = "{} {}".format(shape, dt)
+        np.testing.assert_array_equal(_host(la.matrix_rank(d)), np.linalg.matrix_rank(a), err_msg=what)
+        _close(la.pinv(d), np.linalg.pinv(a), dt, "pinv " + what)
+        if len(shape) == 2:
+            b = _rand(shape[:1], dt, rng)
+            assert int(la.lstsq(d, cuarray.asarray(b))[2]) == np.linalg.lstsq(a, b)[2] == 2, what

@@ -470,7 +470,15 @@ __device__ __forceinline__ complex<T> atanh(complex<T> z) {
   }
   return complex<T>(::copysign(rx, x), ::copysign(ry, y));
 }
+// glibc's catan on an infinite part: Im is a zero of Im z's sign. Through atanh(iz) that sign would
+// pass through -Im z, and the GPU's negation of a NaN may give a NaN of either sign.
 template <typename T>
-__device__ __forceinline__ complex<T> atan(complex<T> z) { return times_minus_i(atanh(times_i(z))); }
+__device__ __forceinline__ complex<T> atan(complex<T> z) {
+  if (::isinf(z.re) || ::isinf(z.im)) {
+    T re = z.re != z.re ? z.re : ::copysign(c_pi<T>() / T(2), z.re);
+    return complex<T>(re, ::copysign(T(0), z.im));
+  }
+  return times_minus_i(atanh(times_i(z)));
+}
 
 }  // namespace cuarray

@@ -9,6 +9,7 @@
 #pragma once
 
 #include "cuarray/complex_math.cuh"
+#include "cuarray/rounded.cuh"
 
 namespace cuarray {
 
@@ -256,6 +257,15 @@ __device__ __forceinline__ float spacing_half(float x) {
   if (::isnan(x) || ::isinf(x)) return __int_as_float(0x7fc00000);
   return nextafter_half(x, __int_as_float(0x7f800000)) - x;
 }
+// NumPy's float16 sinc, each step rounded to float16 as its loops do: pi is float16's 3.140625
+// (NumPy converts the Python float to the array's type), so sinc(1) is 3.08e-4, and pi x overflows
+// past 20850 (sin(inf): NaN); eps (2^-10) where pi x is 0.
+__device__ __forceinline__ float round_to_half(float x) { return __half2float(__float2half_rn(x)); }
+__device__ __forceinline__ float sinc_half(float x) {
+  float y = round_to_half(3.140625f * x);  // (the product is exact in float)
+  if (y == 0.0f) y = 0.0009765625f;
+  return round_to_half(round_to_half(::sinf(y)) / y);
+}
 #endif
 
 // modf and frexp take the second output by reference. frexp of 0, inf and nan gives exponent 0.
@@ -337,11 +347,27 @@ __device__ __forceinline__ T sinc(T x) {
   return ::sin(y) / y;
 }
 
+// NumPy's complex division loop: Smith's ratio, then the reciprocal of the denominator times each
+// part, every operation rounded once (1/d overflows for a subnormal d: (-pi 5e-324 + 0j) over
+// itself is inf + nanj there, the quotient's rounding differs from a direct division's).
+template <typename T>
+__device__ __forceinline__ complex<T> numpy_divide(complex<T> a, complex<T> b) {
+  T abr = ::fabs(b.re), abi = ::fabs(b.im);
+  if (abr >= abi) {
+    if (abr == T(0) && abi == T(0)) return complex<T>(a.re / abr, a.im / abr);
+    T rat = b.im / b.re, scl = T(1) / rn::add(b.re, rn::mul(b.im, rat));
+    return complex<T>(rn::mul(rn::add(a.re, rn::mul(a.im, rat)), scl), rn::mul(rn::sub(a.im, rn::mul(a.re, rat)), scl));
+  }
+  T rat = b.re / b.im, scl = T(1) / rn::add(b.im, rn::mul(b.re, rat));
+  return complex<T>(rn::mul(rn::add(rn::mul(a.re, rat), a.im), scl), rn::mul(rn::sub(rn::mul(a.im, rat), a.re), scl));
+}
+// NumPy's steps: y = (pi + 0j) x by its multiply (inf + 0j gives inf + nanj), 1e-20 where y is 0,
+// sin(y) / y by its division.
 template <typename T>
 __device__ __forceinline__ complex<T> sinc(complex<T> x) {
-  if (x.re == T(0) && x.im == T(0)) return complex<T>(T(1), T(0));
   complex<T> y = complex<T>(T(3.141592653589793238462643383279502884), T(0)) * x;
-  return sin(y) / y;
+  if (y.re == T(0) && y.im == T(0)) return complex<T>(T(1), T(0));
+  return numpy_divide(sin(y), y);
 }
 
 // nan_to_num for one real value.
