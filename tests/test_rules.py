@@ -13,7 +13,9 @@
   it too);
 - no source file in `cuarray/` (Python, CUDA, C) over 800 lines, no function over 120 lines;
 - no assignment to another module's attributes (``mod.x = ...``, ``setattr(mod, ...)``) in
-  `cuarray/`: hooks are explicit, nothing is monkey-patched.
+  `cuarray/`: hooks are explicit, nothing is monkey-patched;
+- no shim (`test_no_shim_modules` says what one is): a module imports each name from the module
+  that defines it.
 
 Where the code does not follow a rule yet, the exception is listed below by file. Each list may only
 shrink: an entry that no longer breaks its rule fails the test (delete it), and the lists' sizes
@@ -257,3 +259,102 @@ def test_nvrtc_text_is_read_in_one_place():
         text = path.read_text()
         found += ["{}: {}".format(path.relative_to(root), w) for w in _NVRTC_WRITERS if w in text]
     assert not found, "call tests/cubin_info.nvrtc_text instead: {}".format(found)
+
+
+
+def _is_public_namespace(path: pathlib.Path) -> bool:
+    """A package's `__init__.py`, or a module no part of whose path is private (`cuarray/cuda/memory.py`,
+    `cuarray/scipy/spatial/distance.py`): the names users import, STYLE.md's explicit re-exports."""
+    return path.name == "__init__.py" or not any(p.startswith("_") for p in path.relative_to(PKG).parts)
+
+
+def _module_path(full: str):
+    p = PKG.parent.joinpath(*full.split("."))
+    return p.with_suffix(".py") if p.with_suffix(".py").exists() else None
+
+
+@functools.lru_cache(maxsize=None)
+def _passed_on(path: pathlib.Path) -> frozenset:
+    """The names the module binds at module level by importing them from cuarray (not its own)."""
+    names = _imported(path, ast.Module(body=[n for n in _tree(path).body if isinstance(n, (ast.Import, ast.ImportFrom))],
+                                       type_ignores=[]))
+    return frozenset(k for k, full in names.items() if full.startswith("cuarray.") and not _is_module(full))
+
+
+def _shim_reasons(path: pathlib.Path, tree=None) -> dict:
+    """{shim's path relative to cuarray/: why} for the module at `path`: itself when it is a shim,
+    and each module it imports through (empty: neither). docs/architecture.md: "Subsystems import
+    the routines they use from their own modules, never through a shim or the package root"; a
+    shim is a module other modules import cuarray's names through instead of from the module that
+    defines them. A private module under cuarray/ (not a package's `__init__.py`, not a public
+    module: `_is_public_namespace`) is a shim when
+    (1) it is named `_xp.py` (an array namespace gathered for a package), or
+    (2) its body is nothing but imports (its docstring, `from __future__`, `__all__` aside), one
+        of them from cuarray, or
+    (3) another module imports through it a name it imports from cuarray itself:
+        `from ._m import f` or `_m.f` where `_m` has `from .._math.sums import f`."""
+    tree = _tree(path) if tree is None else tree
+    out: dict = {}
+    if not _is_public_namespace(path):
+        if path.name == "_xp.py":
+            out.setdefault(_rel(path), []).append("named _xp.py")
+        rest = [n for n in tree.body if not (
+            isinstance(n, ast.ImportFrom) and n.module == "__future__"
+            or isinstance(n, ast.Expr) and isinstance(n.value, ast.Constant)
+            or isinstance(n, ast.Assign) and [getattr(t, "id", None) for t in n.targets] == ["__all__"])]
+        imports = [n for n in rest if isinstance(n, (ast.Import, ast.ImportFrom))]
+        if rest and len(imports) == len(rest) and any(
+                isinstance(n, ast.ImportFrom) and n.level or any(
+                    (getattr(n, "module", None) or a.name).startswith("cuarray") for a in n.names) for n in imports):
+            out.setdefault(_rel(path), []).append("nothing but imports")
+    imported = _imported(path, tree)
+    for full in imported.values():  # `from ._m import f`
+        mod, _, name = full.rpartition(".")
+        src = _module_path(mod) if mod.startswith("cuarray") else None
+        if src is not None and not _is_public_namespace(src) and src != path and name in _passed_on(src):
+            out.setdefault(_rel(src), []).append("{} imports {} through it".format(_rel(path), name))
+    modules = {local: _module_path(full) for local, full in imported.items()
+               if full.startswith("cuarray") and _module_path(full) is not None}
+    for node in ast.walk(tree):  # `_m.f`
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in modules:
+            src = modules[node.value.id]
+            if not _is_public_namespace(src) and node.attr in _passed_on(src):
+                out.setdefault(_rel(src), []).append("{} uses {}.{}".format(_rel(path), node.value.id, node.attr))
+    return {k: sorted(set(v)) for k, v in out.items()}
+
+
+# Modules other modules import a few names through (each name's own module is one hop further);
+# the list only shrinks.
+SHIM_ALLOWED = {"_core/fusion/graph.py", "_core/fusion/lazy_mode.py", "_core/reduction.py",
+                "_functional/vectorize_compile.py", "linalg/_util.py", "scipy/linalg/_special_matrices.py",
+                "scipy/signal/_design.py", "scipy/signal/_design_orders.py", "scipy/ndimage/_support.py"}
+SHIM_ALLOWED_MAX = 9
+
+
+def test_no_shim_modules():
+    """No module under cuarray/ is a shim (`_shim_reasons` says what one is): each importer imports
+    what it uses from the module that defines it."""
+    found: dict = {}
+    for path in _files():
+        for shim, why in _shim_reasons(path).items():
+            found.setdefault(shim, []).extend(why)
+    found = {k: sorted(v)[:3] + (["..."] if len(v) > 3 else []) for k, v in found.items()}
+    _check(found, SHIM_ALLOWED, SHIM_ALLOWED_MAX, "shims (import each name from its own module instead)")
+
+
+@pytest.mark.parametrize("name,src,shim", [
+    ("_xp.py", "def f():\n    return 1\n", True),
+    ("_a.py", '"""doc"""\nfrom __future__ import annotations\nfrom .._math.sums import prod\n', True),
+    ("_a.py", "from .._math.sums import prod\n\ndef g():\n    return prod\n", False),
+    ("_a.py", "from .._math import sums\n\ndef g():\n    return sums.prod\n", False),
+    ("_a.py", "from .._core.host_input import as_array\n", True),  # host_input imports no as_array: (2)
+    ("_a.py", "from .._math.sums import _sum_out\n\ndef g():\n    return 1\n", None),
+    ("__init__.py", "from ._a import g as g\n", False),
+])
+def test_the_shim_check_sees_shims(name, src, shim):
+    if shim is None:  # a name sums.py imports from elsewhere, taken through sums.py
+        passed = sorted(_passed_on(PKG / "_math" / "sums.py"))
+        assert passed, "sums.py imports nothing from cuarray: pick another probe"
+        src = "from .._math.sums import {}\n\ndef g():\n    return 1\n".format(passed[0])
+        shim = True
+    assert bool(_shim_reasons(PKG / "linalg" / name, ast.parse(src))) is shim

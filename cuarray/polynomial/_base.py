@@ -17,7 +17,9 @@ import os
 
 import numpy
 
-from . import _xp as xp
+from .._core.ndarray import ndarray
+from .._core.transfer import to_host
+from .._creation.ranges import linspace as linspace_
 from . import polyutils as pu
 
 __all__ = ["SeriesBase", "set_default_printstyle"]
@@ -33,8 +35,8 @@ def set_default_printstyle(style):
 
 
 def _host_interval(v, what):
-    if isinstance(v, xp.ndarray):
-        v = xp.to_host(v)
+    if isinstance(v, ndarray):
+        v = to_host(v)
     [v] = numpy.polynomial.polyutils.as_series([v], trim=False)
     if len(v) != 2:
         raise ValueError("{} has wrong number of elements.".format(what))
@@ -70,7 +72,7 @@ class SeriesBase:
 
     # -- text (NumPy's) -----------------------------------------------------------------------------------
     def _host(self):
-        return self._host_kind(xp.to_host(self.coef), self.domain, self.window, self._symbol)
+        return self._host_kind(to_host(self.coef), self.domain, self.window, self._symbol)
 
     def __repr__(self) -> str:
         return repr(self._host())
@@ -262,7 +264,7 @@ class SeriesBase:
         """(x, self(x)) at `n` points of `domain` (default: the series' own), device arrays."""
         if domain is None:
             domain = self.domain
-        x = xp.linspace(domain[0], domain[1], n)
+        x = linspace_(domain[0], domain[1], n)
         return x, self(x)
 
     # -- constructors ----------------------------------------------------------------------------------------

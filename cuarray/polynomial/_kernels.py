@@ -15,7 +15,8 @@ import functools
 import numpy
 
 from .._core.elementwise_kernel import ElementwiseKernel
-from . import _xp as xp
+from .._core.ndarray import ndarray
+from .._creation.basic import empty
 
 __all__ = ["ROWS", "kernel", "evaluate"]
 
@@ -81,7 +82,7 @@ def evaluate(basis, x, c):
     n = c.shape[0]
     if n == 0 or n > numpy.iinfo(numpy.int32).max:
         return None
-    if isinstance(x, xp.ndarray):
+    if isinstance(x, ndarray):
         if c.ndim - 1 > x.ndim or any(s != 1 for s in c.shape[1:]):
             return None
         r = numpy.result_type(c.dtype, x.dtype)
@@ -95,8 +96,8 @@ def evaluate(basis, x, c):
         return None
     if r.kind not in "fc" or r.itemsize < 4:  # float16 stays on the whole-array path
         return None
-    if not isinstance(x, xp.ndarray):
+    if not isinstance(x, ndarray):
         x = r.type(x)  # a typed scalar argument: X is R
-    out = xp.empty(shape, dtype=r)
+    out = empty(shape, dtype=r)
     kernel(basis)(x, c.reshape((n,)).astype(r, copy=False), n, out)
     return out

@@ -18,7 +18,23 @@ import warnings
 import numpy
 
 from . import _tables
-from . import _xp as xp
+from .._core.host_input import as_array, as_parameter
+from .._core.ndarray import ndarray
+from .._core.transfer import to_host
+from .._creation.basic import empty, ones, zeros
+from .._creation.from_data import array
+from .._creation.ranges import arange
+from .._indexing.inserting import take
+from .._manipulation.joining import concatenate
+from .._manipulation.rearranging import flip as flip_
+from .._manipulation.transpose import moveaxis
+from .._math.misc import sqrt
+from .._math.sums_scan import cumsum
+from .._polynomial.routines import check_fit_points
+from .._sorting.sorting import sort
+from ..linalg._decomp import eigvals
+from ..linalg._solve import lstsq
+from ..linalg._products import dot
 
 __all__ = ["series", "trimseq", "as_series", "as_series_flags", "as_int", "coef_array", "real_ints", "add", "sub",
            "add_raw", "sub_raw", "power_mulx", "div", "pow_", "fromroots", "recurrence_mul", "table_mul", "from_power",
@@ -30,9 +46,9 @@ __all__ = ["series", "trimseq", "as_series", "as_series_flags", "as_int", "coef_
 def series(c):
     """`c` as a device array: host sequences and NumPy arrays of coefficients are copied (they are
     parameters of the series, written out by the caller)."""
-    if isinstance(c, xp.ndarray):
+    if isinstance(c, ndarray):
         return c
-    return xp.as_parameter(c, "polynomial")
+    return as_parameter(c, "polynomial")
 
 
 def _nonzero_masks(arrays):
@@ -40,8 +56,8 @@ def _nonzero_masks(arrays):
     if not arrays:
         return []
     if len(arrays) == 1:
-        return [xp.to_host(arrays[0] != 0)]
-    flat = xp.to_host(xp.concatenate([a != 0 for a in arrays]))
+        return [to_host(arrays[0] != 0)]
+    flat = to_host(concatenate([a != 0 for a in arrays]))
     return numpy.split(flat, numpy.cumsum([a.shape[0] for a in arrays])[:-1])
 
 
@@ -77,11 +93,11 @@ def as_series_flags(alist, trim=True):
     come back in one read."""
     arrays = []
     for a in alist:
-        if not isinstance(a, xp.ndarray):
+        if not isinstance(a, ndarray):
             if isinstance(a, (list, tuple, numpy.ndarray, numpy.generic, bool, int, float, complex)):
                 a = numpy.asarray(a)
             else:
-                a = xp.as_parameter(a, "polynomial")  # a lazy array; TypeError for anything else
+                a = as_parameter(a, "polynomial")  # a lazy array; TypeError for anything else
         a = a.reshape((1,)) if a.ndim == 0 else a
         if a.size == 0:
             raise ValueError("Coefficient array is empty")
@@ -90,7 +106,7 @@ def as_series_flags(alist, trim=True):
         arrays.append(a)
     zero = [None] * len(arrays)
     if trim:
-        dev = [i for i, a in enumerate(arrays) if isinstance(a, xp.ndarray)]
+        dev = [i for i, a in enumerate(arrays) if isinstance(a, ndarray)]
         masks = dict(zip(dev, _nonzero_masks([arrays[i] for i in dev])))
         for i, a in enumerate(arrays):
             arrays[i], zero[i] = _trim_by(a, masks[i] if i in masks else a != 0)
@@ -98,7 +114,7 @@ def as_series_flags(alist, trim=True):
         dtype = numpy.common_type(*[numpy.empty(0, a.dtype) for a in arrays])
     except TypeError:  # bool coefficients: NumPy goes to object arrays, which the device has not
         raise ValueError("Coefficient arrays have no common type") from None
-    out = [a.astype(dtype, copy=True) if isinstance(a, xp.ndarray) else xp.array(a.astype(dtype)) for a in arrays]
+    out = [a.astype(dtype, copy=True) if isinstance(a, ndarray) else array(a.astype(dtype)) for a in arrays]
     return out, zero
 
 
@@ -128,7 +144,7 @@ def coef_array(c, copy=True):
 def real_ints(start, stop, c, step=1):
     """``arange(start, stop, step)`` in the real type of `c`, shaped to broadcast along its first
     axis: the integer factors NumPy applies as Python ints (weak scalars, so `c`'s type wins)."""
-    v = xp.arange(start, stop, step, dtype=numpy.empty(0, c.dtype).real.dtype)
+    v = arange(start, stop, step, dtype=numpy.empty(0, c.dtype).real.dtype)
     return v.reshape(v.shape + (1,) * (c.ndim - 1))
 
 
@@ -162,7 +178,7 @@ def add(c1, c2):
 
 def power_mulx(c):
     """x * c for a power series (1-D, untrimmed): the step of the conversions to power series."""
-    prd = xp.empty((c.shape[0] + 1,), dtype=c.dtype)
+    prd = empty((c.shape[0] + 1,), dtype=c.dtype)
     prd[0] = c[0] * 0
     prd[1:] = c
     return prd
@@ -208,7 +224,7 @@ def table_mul(rec, c1, c2, recursion):
     dtype = c1.dtype if min(n1, n2) > 1 else numpy.result_type(c1.dtype, numpy.float64)
     table = _tables.products(rec, n1, n2).reshape(n1 + n2 - 1, n1 * n2)
     outer = (c1.reshape((n1, 1)) * c2).reshape(-1).astype(dtype, copy=False)
-    return xp.dot(xp.array(table.astype(dtype)), outer)
+    return dot(array(table.astype(dtype)), outer)
 
 
 def from_power(rec, mulx, pol):
@@ -218,8 +234,8 @@ def from_power(rec, mulx, pol):
     n = pol.shape[0]
     pol = pol.astype(numpy.result_type(pol.dtype, numpy.float64), copy=False)  # NumPy starts from int 0
     if _tabled(pol.dtype, n * n):
-        return trimseq(xp.dot(xp.array(_tables.from_power(rec, n).astype(pol.dtype)), pol))
-    res = xp.zeros((1,), dtype=pol.dtype)
+        return trimseq(dot(array(_tables.from_power(rec, n).astype(pol.dtype)), pol))
+    res = zeros((1,), dtype=pol.dtype)
     for i in range(n - 1, -1, -1):
         res = add_raw(mulx(res), pol[i:i + 1])
     return trimseq(res)
@@ -231,7 +247,7 @@ def to_power(rec, c):
     n = c.shape[0]
     if not _tabled(c.dtype, n * n):
         return None
-    return trimseq(xp.dot(xp.array(_tables.to_power(rec, n).astype(c.dtype)), c))
+    return trimseq(dot(array(_tables.to_power(rec, n).astype(c.dtype)), c))
 
 
 def div(mul, c1, c2, rec=None):
@@ -249,17 +265,17 @@ def div(mul, c1, c2, rec=None):
     nq = lc1 - lc2 + 1
     if rec is not None and _tabled(c2.dtype, lc1 * nq * lc2):
         table = _tables.products(rec, nq, lc2).reshape(lc1 * nq, lc2)
-        prods = xp.dot(xp.array(table.astype(c2.dtype)), c2).reshape(lc1, nq)  # column i: B_i * c2
+        prods = dot(array(table.astype(c2.dtype)), c2).reshape(lc1, nq)  # column i: B_i * c2
         wide = numpy.result_type(c2.dtype, numpy.float64)
 
         def basis_times_c2(i):  # B_0 * c2 in the dtype NumPy's product with a constant has
             return prods[:i + lc2, i] if i else prods[:lc2, 0].astype(wide, copy=False)
     else:
         def basis_times_c2(i):  # exact degree i + lc2 - 1
-            e = xp.zeros((i + 1,), dtype=c2.dtype)
+            e = zeros((i + 1,), dtype=c2.dtype)
             e[i] = 1
             return mul(e, c2)[:i + lc2]
-    quo = xp.empty((nq,), dtype=c1.dtype)
+    quo = empty((nq,), dtype=c1.dtype)
     rem = c1
     for i in range(nq - 1, -1, -1):
         p = basis_times_c2(i)
@@ -279,7 +295,7 @@ def pow_(mul, c, pow, maxpower, trim=True):
     if maxpower is not None and power > maxpower:
         raise ValueError("Power is too large")
     if power == 0:
-        return xp.ones((1,), dtype=c.dtype)
+        return ones((1,), dtype=c.dtype)
     if power == 1:
         return c
     prd = c
@@ -294,11 +310,11 @@ def fromroots(lines, mul, roots):
     r = series(roots)
     r = r.reshape((1,)) if r.ndim == 0 else r
     if r.shape[0] == 0:
-        return xp.ones((1,), dtype=numpy.float64)
+        return ones((1,), dtype=numpy.float64)
     r, = as_series([r], trim=False)
     # NumPy's lines are ``np.array([-r, 1])``: float64 (complex128) whatever the roots' precision
     r = r.astype(numpy.result_type(r.dtype, numpy.float64), copy=False)
-    rows = lines(-xp.sort(r))
+    rows = lines(-sort(r))
     p = [rows[i] for i in range(rows.shape[0])]
     n = len(p)
     while n > 1:
@@ -313,7 +329,7 @@ def fromroots(lines, mul, roots):
 
 def line_rows(first, second):
     """The factors ``[first[i], second]`` of `fromroots` as the rows of one (n, 2) device array."""
-    out = xp.empty((first.shape[0], 2), dtype=first.dtype)
+    out = empty((first.shape[0], 2), dtype=first.dtype)
     out[:, 0] = first
     out[:, 1] = second
     return out
@@ -321,7 +337,7 @@ def line_rows(first, second):
 
 def line(off, scl):
     """NumPy's *line: [off, scl], or [off] for a zero slope, on the device."""
-    return xp.array([off, scl]) if scl != 0 else xp.array([off])
+    return array([off, scl]) if scl != 0 else array([off])
 
 
 # -- evaluation -------------------------------------------------------------------------------------
@@ -330,14 +346,14 @@ def val_args(x, c, tensor):
     `tensor` the coefficient axes extended by x's dimensions."""
     c = coef_array(c, copy=False)
     if isinstance(x, (tuple, list, numpy.ndarray)):
-        x = xp.as_parameter(x, "polynomial evaluation")
-    if isinstance(x, xp.ndarray) and tensor:
+        x = as_parameter(x, "polynomial evaluation")
+    if isinstance(x, ndarray) and tensor:
         c = c.reshape(c.shape + (1,) * x.ndim)
     return x, c
 
 
 def valnd(val, c, *args):
-    args = [a if isinstance(a, xp.ndarray) else xp.as_parameter(a, "polynomial evaluation") for a in args]
+    args = [a if isinstance(a, ndarray) else as_parameter(a, "polynomial evaluation") for a in args]
     shape0 = args[0].shape
     if not all(a.shape == shape0 for a in args[1:]):
         if len(args) == 3:
@@ -363,7 +379,7 @@ def vander_x(x, deg, name):
     ideg = as_int(deg, "deg")
     if ideg < 0:
         raise ValueError("deg must be non-negative")
-    x = xp.as_array(x, name) + 0.0
+    x = as_array(x, name) + 0.0
     return ideg, (x.reshape((1,)) if x.ndim == 0 else x)
 
 
@@ -373,7 +389,7 @@ def vander_nd_flat(vanders, points, degrees):
         raise ValueError("Expected {} dimensions of sample points, got {}".format(n_dims, len(points)))
     if n_dims != len(degrees):
         raise ValueError("Expected {} dimensions of degrees, got {}".format(n_dims, len(degrees)))
-    pts = [xp.as_array(p, "vander") for p in points]
+    pts = [as_array(p, "vander") for p in points]
     if any(p.shape != pts[0].shape for p in pts[1:]):
         raise ValueError("the sample points of each dimension must have the same shape")
     dtype = numpy.result_type(*[p.dtype for p in pts], 0.0)  # NumPy stacks them, then adds 0.0
@@ -390,14 +406,14 @@ def vander_nd_flat(vanders, points, degrees):
 def fit(vander, x, y, deg, rcond=None, full=False, w=None):
     """NumPy's least-squares fit in a basis: `linalg.lstsq` on the column-scaled pseudo-Vandermonde
     matrix; `deg` an int or a list of the degrees to fit. The rank comes back to the host."""
-    x = xp.as_array(x, "fit") + 0.0
-    y = xp.as_array(y, "fit") + 0.0
+    x = as_array(x, "fit") + 0.0
+    y = as_array(y, "fit") + 0.0
     deg = numpy.asarray(deg)
     if deg.ndim > 1 or deg.dtype.kind not in "iu" or deg.size == 0:
         raise TypeError("deg must be an int or non-empty 1-D array of int")
     if deg.min() < 0:
         raise ValueError("expected deg >= 0")
-    xp.check_fit_points(x, y)
+    check_fit_points(x, y)
     if deg.ndim == 0:
         lmax = int(deg)
         order = lmax + 1
@@ -406,11 +422,11 @@ def fit(vander, x, y, deg, rcond=None, full=False, w=None):
         deg = numpy.sort(deg)
         lmax = int(deg[-1])
         order = len(deg)
-        van = xp.take(vander(x, lmax), xp.array(deg), axis=1)
+        van = take(vander(x, lmax), array(deg), axis=1)
     lhs = van.T
     rhs = y.T
     if w is not None:
-        w = xp.as_array(w, "fit") + 0.0
+        w = as_array(w, "fit") + 0.0
         if w.ndim != 1:
             raise TypeError("expected 1D vector for w")
         if x.shape[0] != w.shape[0]:
@@ -420,13 +436,13 @@ def fit(vander, x, y, deg, rcond=None, full=False, w=None):
     if rcond is None:
         rcond = x.shape[0] * numpy.finfo(x.dtype).eps
     sq = lhs.real * lhs.real + lhs.imag * lhs.imag if lhs.dtype.kind == "c" else lhs * lhs
-    scl = xp.sqrt(sq.sum(1))
+    scl = sqrt(sq.sum(1))
     scl = scl + (scl == 0)  # NumPy's scl[scl == 0] = 1
-    c, resids, rank, s = xp.lstsq(lhs.T / scl, rhs.T, rcond)
+    c, resids, rank, s = lstsq(lhs.T / scl, rhs.T, rcond)
     c = (c.T / scl).T
     if deg.ndim > 0:
-        cc = xp.zeros((lmax + 1,) + c.shape[1:], dtype=c.dtype)
-        cc[xp.array(deg)] = c
+        cc = zeros((lmax + 1,) + c.shape[1:], dtype=c.dtype)
+        cc[array(deg)] = c
         c = cc
     if rank != order and not full:
         warnings.warn("The fit may be poorly conditioned", numpy.exceptions.RankWarning, stacklevel=3)
@@ -439,11 +455,11 @@ def fit(vander, x, y, deg, rcond=None, full=False, w=None):
 def revcumsum2(a):
     """``out[i] = a[i] + a[i + 2] + a[i + 4] + ...`` along the first axis (the carries of the
     Chebyshev and Legendre derivatives, which NumPy runs as a loop)."""
-    out = xp.empty(a.shape, dtype=a.dtype)
+    out = empty(a.shape, dtype=a.dtype)
     for start in (0, 1):
         part = a[start::2]
         if part.shape[0]:
-            out[start::2] = xp.flip(xp.cumsum(xp.flip(part, 0), axis=0), 0)
+            out[start::2] = flip_(cumsum(flip_(part, 0), axis=0), 0)
     return out
 
 
@@ -459,20 +475,20 @@ def der(c, m, scl, axis, step, matrix=None):
     iaxis = numpy.lib.array_utils.normalize_axis_index(iaxis, c.ndim)
     if cnt == 0:
         return c
-    c = xp.moveaxis(c, iaxis, 0)
+    c = moveaxis(c, iaxis, 0)
     n = c.shape[0]
     if cnt >= n:
         c = c[:1] * 0
     elif matrix is not None and _tabled(c.dtype, (n - cnt) * n):
         rest = c.shape[1:]
-        d = xp.array(_tables.derivative(matrix, n, cnt).astype(c.dtype))
-        c = xp.dot(d, c.reshape((n, int(numpy.prod(rest))))).reshape((n - cnt,) + rest)
+        d = array(_tables.derivative(matrix, n, cnt).astype(c.dtype))
+        c = dot(d, c.reshape((n, int(numpy.prod(rest))))).reshape((n - cnt,) + rest)
         if scl != 1:  # NumPy scales before each step: scl**m in all
             c = (c * scl ** cnt).astype(d.dtype, copy=False)
     else:
         for _ in range(cnt):
             c = step((c * scl).astype(c.dtype, copy=False))
-    return xp.moveaxis(c, 0, iaxis)
+    return moveaxis(c, 0, iaxis)
 
 
 def integ(c, m, k, lbnd, scl, axis, step, val):
@@ -495,7 +511,7 @@ def integ(c, m, k, lbnd, scl, axis, step, val):
     iaxis = numpy.lib.array_utils.normalize_axis_index(iaxis, c.ndim)
     if cnt == 0:
         return c
-    c = xp.moveaxis(c, iaxis, 0)
+    c = moveaxis(c, iaxis, 0)
     k = list(k) + [0] * (cnt - len(k))
     for i in range(cnt):
         c = (c * scl).astype(c.dtype, copy=False)
@@ -506,7 +522,7 @@ def integ(c, m, k, lbnd, scl, axis, step, val):
             tmp = step(c)
             tmp[0] += k[i] - val(lbnd, tmp)
             c = tmp
-    return xp.moveaxis(c, 0, iaxis)
+    return moveaxis(c, 0, iaxis)
 
 
 # -- roots -----------------------------------------------------------------------------------------
@@ -522,11 +538,11 @@ def roots(companion, c, flip=True, real_if_real=True):
     hermeroots, which stay as eigvals gives them (complex under 2.5)."""
     c, = as_series([c])
     if c.shape[0] < 2:
-        return xp.empty((0,), dtype=c.dtype)
+        return empty((0,), dtype=c.dtype)
     if c.shape[0] == 2:
         return companion(c).reshape((1,))
     m = companion(c)
-    r = xp.eigvals(m[::-1, ::-1] if flip else m)
+    r = eigvals(m[::-1, ::-1] if flip else m)
     if real_if_real and r.dtype.kind == "c" and c.dtype.kind != "c" and not bool((r.imag != 0).any()):
         r = r.real.copy()
-    return xp.sort(r)
+    return sort(r)

@@ -13,7 +13,15 @@ import numpy
 
 from . import _kernels as K
 from . import _series as S
-from . import _xp as xp
+from .._core.host_input import as_array
+from .._creation.basic import empty, ones, zeros
+from .._creation.from_data import array
+from .._creation.ranges import arange, linspace
+from .._manipulation.transpose import moveaxis
+from .._math.convolution import convolve
+from .._math.misc import sqrt
+from .._math.trigonometric import cos, sin
+from ..linalg._products import dot
 from ._base import SeriesBase
 from .polyutils import as_series, mapdomain, trimcoef, trimseq
 
@@ -33,7 +41,7 @@ chebx = numpy.array([0, 1])
 # -- z-series -------------------------------------------------------------------------------------
 def _c_to_z(c):
     n = c.shape[0]
-    zs = xp.zeros((2 * n - 1,), dtype=c.dtype)
+    zs = zeros((2 * n - 1,), dtype=c.dtype)
     zs[n - 1:] = c / 2
     return zs + zs[::-1]
 
@@ -58,7 +66,7 @@ def _z_div(z1, z2):
     dlen = lc1 - lc2
     scl = z2[0].copy()
     z2 /= scl
-    quo = xp.empty((dlen + 1,), dtype=z1.dtype)
+    quo = empty((dlen + 1,), dtype=z1.dtype)
     i, j = 0, dlen
     while i < j:
         r = z1[i].copy()
@@ -98,7 +106,7 @@ def chebsub(c1, c2):
 
 
 def _mulx(c):
-    prd = xp.zeros((c.shape[0] + 1,), dtype=c.dtype)
+    prd = zeros((c.shape[0] + 1,), dtype=c.dtype)
     prd[0] = c[0] * 0
     prd[1] = c[0]
     if c.shape[0] > 1:
@@ -117,7 +125,7 @@ def chebmulx(c):
 
 
 def _mul(c1, c2):
-    return _z_to_c(xp.convolve(_c_to_z(c1), _c_to_z(c2)))
+    return _z_to_c(convolve(_c_to_z(c1), _c_to_z(c2)))
 
 
 def chebmul(c1, c2):
@@ -150,13 +158,13 @@ def chebpow(c, pow, maxpower=16):
     if maxpower is not None and power > maxpower:
         raise ValueError("Power is too large")
     if power == 0:
-        return xp.ones((1,), dtype=c.dtype)
+        return ones((1,), dtype=c.dtype)
     if power == 1:
         return c
     zs = _c_to_z(c)
     prd = zs
     for _ in range(2, power + 1):
-        prd = xp.convolve(prd, zs)
+        prd = convolve(prd, zs)
     return _z_to_c(prd)
 
 
@@ -229,7 +237,7 @@ def chebder(c, m=1, scl=1, axis=0):
 
 def _int_step(c):
     n = c.shape[0]
-    tmp = xp.empty((n + 1,) + c.shape[1:], dtype=c.dtype)
+    tmp = empty((n + 1,) + c.shape[1:], dtype=c.dtype)
     tmp[0] = c[0] * 0
     tmp[1] = c[0]
     if n > 1:
@@ -277,14 +285,14 @@ def chebfromroots(roots):
 def chebvander(x, deg):
     """See `numpy.polynomial.chebyshev.chebvander`."""
     ideg, x = S.vander_x(x, deg, "chebvander")
-    v = xp.empty((ideg + 1,) + x.shape, dtype=x.dtype)
+    v = empty((ideg + 1,) + x.shape, dtype=x.dtype)
     v[0] = x * 0 + 1
     if ideg > 0:
         x2 = 2 * x
         v[1] = x
         for i in range(2, ideg + 1):
             v[i] = v[i - 1] * x2 - v[i - 2]
-    return xp.moveaxis(v, 0, -1)
+    return moveaxis(v, 0, -1)
 
 
 def chebvander2d(x, y, deg):
@@ -310,14 +318,14 @@ def chebcompanion(c):
     if c.shape[0] == 2:
         return (-c[0] / c[1]).reshape((1, 1))
     n = c.shape[0] - 1
-    mat = xp.zeros((n, n), dtype=c.dtype)
+    mat = zeros((n, n), dtype=c.dtype)
     scl = numpy.array([1.0] + [numpy.sqrt(0.5)] * (n - 1))
     off = numpy.full(n - 1, 0.5)
     off[0] = numpy.sqrt(0.5)
-    off = xp.array(off)
+    off = array(off)
     mat.reshape(-1)[1::n + 1] = off
     mat.reshape(-1)[n::n + 1] = off
-    mat[:, -1] -= c[:-1] / c[-1] * xp.array(scl / scl[-1]) * 0.5
+    mat[:, -1] -= c[:-1] / c[-1] * array(scl / scl[-1]) * 0.5
     return mat
 
 
@@ -339,7 +347,7 @@ def chebinterpolate(func, deg, args=()):
     xcheb = chebpts1(order)
     yfunc = func(xcheb, *args)
     m = chebvander(xcheb, int(deg))
-    c = xp.dot(m.T, yfunc)
+    c = dot(m.T, yfunc)
     c[0] /= order
     c[1:] /= 0.5 * order
     return c
@@ -350,15 +358,15 @@ def chebgauss(deg):
     ideg = S.as_int(deg, "deg")
     if ideg <= 0:
         raise ValueError("deg must be a positive integer")
-    x = xp.cos(numpy.pi * xp.arange(1, 2 * ideg, 2) / (2.0 * ideg))
-    w = xp.ones((ideg,)) * (numpy.pi / ideg)
+    x = cos(numpy.pi * arange(1, 2 * ideg, 2) / (2.0 * ideg))
+    w = ones((ideg,)) * (numpy.pi / ideg)
     return x, w
 
 
 def chebweight(x):
     """See `numpy.polynomial.chebyshev.chebweight`."""
-    x = xp.as_array(x, "chebweight")
-    return 1.0 / (xp.sqrt(1.0 + x) * xp.sqrt(1.0 - x))
+    x = as_array(x, "chebweight")
+    return 1.0 / (sqrt(1.0 + x) * sqrt(1.0 - x))
 
 
 def chebpts1(npts):
@@ -368,8 +376,8 @@ def chebpts1(npts):
         raise ValueError("npts must be integer")
     if _npts < 1:
         raise ValueError("npts must be >= 1")
-    x = 0.5 * numpy.pi / _npts * xp.arange(-_npts + 1, _npts + 1, 2)
-    return xp.sin(x)
+    x = 0.5 * numpy.pi / _npts * arange(-_npts + 1, _npts + 1, 2)
+    return sin(x)
 
 
 def chebpts2(npts):
@@ -379,7 +387,7 @@ def chebpts2(npts):
         raise ValueError("npts must be integer")
     if _npts < 2:
         raise ValueError("npts must be >= 2")
-    return xp.cos(xp.linspace(-numpy.pi, 0, _npts))
+    return cos(linspace(-numpy.pi, 0, _npts))
 
 
 class Chebyshev(SeriesBase):

@@ -13,7 +13,14 @@ import numpy
 
 from . import _kernels as K
 from . import _series as S
-from . import _xp as xp
+from .._core.host_input import as_array
+from .._creation.basic import empty, full as full_, zeros
+from .._creation.from_data import array
+from .._manipulation.transpose import moveaxis
+from .._math.explog import exp
+from .._math.misc import absolute
+from .._statistics.order import max as max_
+from ..linalg._decomp import eigvalsh
 from ._base import SeriesBase
 from .polyutils import as_series, trimcoef, trimseq
 
@@ -31,7 +38,7 @@ hermx = numpy.array([0, 1 / 2])
 
 def hermline(off, scl):
     """See `numpy.polynomial.hermite.hermline`."""
-    return xp.array([off, scl / 2]) if scl != 0 else xp.array([off])
+    return array([off, scl / 2]) if scl != 0 else array([off])
 
 
 def _rec(i):
@@ -52,7 +59,7 @@ def hermsub(c1, c2):
 def _mulx(c):
     # x H_i = H_{i+1} / 2 + i H_{i-1}
     n = c.shape[0]
-    prd = xp.empty((n + 1,), dtype=c.dtype)
+    prd = empty((n + 1,), dtype=c.dtype)
     prd[0] = c[0] * 0
     prd[1:] = c / 2
     if n > 1:
@@ -166,7 +173,7 @@ def hermder(c, m=1, scl=1, axis=0):
 def _int_step(c):
     # the integral of H_j is H_{j+1} / (2j + 2)
     n = c.shape[0]
-    tmp = xp.empty((n + 1,) + c.shape[1:], dtype=c.dtype)
+    tmp = empty((n + 1,) + c.shape[1:], dtype=c.dtype)
     tmp[0] = c[0] * 0
     tmp[1:] = c / S.real_ints(2, 2 * n + 1, c, 2)
     return tmp
@@ -212,14 +219,14 @@ def hermfromroots(roots):
 def hermvander(x, deg):
     """See `numpy.polynomial.hermite.hermvander`."""
     ideg, x = S.vander_x(x, deg, "hermvander")
-    v = xp.empty((ideg + 1,) + x.shape, dtype=x.dtype)
+    v = empty((ideg + 1,) + x.shape, dtype=x.dtype)
     v[0] = x * 0 + 1
     if ideg > 0:
         x2 = x * 2
         v[1] = x2
         for i in range(2, ideg + 1):
             v[i] = v[i - 1] * x2 - v[i - 2] * (2 * (i - 1))
-    return xp.moveaxis(v, 0, -1)
+    return moveaxis(v, 0, -1)
 
 
 def hermvander2d(x, y, deg):
@@ -245,13 +252,13 @@ def hermcompanion(c):
     if c.shape[0] == 2:
         return (-0.5 * c[0] / c[1]).reshape((1, 1))
     n = c.shape[0] - 1
-    mat = xp.zeros((n, n), dtype=c.dtype)
+    mat = zeros((n, n), dtype=c.dtype)
     scl = numpy.hstack((1.0, 1.0 / numpy.sqrt(2.0 * numpy.arange(n - 1, 0, -1))))
     scl = numpy.ascontiguousarray(numpy.multiply.accumulate(scl)[::-1])
-    off = xp.array(numpy.sqrt(0.5 * numpy.arange(1, n)))
+    off = array(numpy.sqrt(0.5 * numpy.arange(1, n)))
     mat.reshape(-1)[1::n + 1] = off
     mat.reshape(-1)[n::n + 1] = off
-    mat[:, -1] -= xp.array(scl) * c[:-1] / (2.0 * c[-1])
+    mat[:, -1] -= array(scl) * c[:-1] / (2.0 * c[-1])
     return mat
 
 
@@ -264,7 +271,7 @@ def _normed_hermite_n(x, n):
     """The normalised Hermite function of degree `n` at `x` (NumPy's recurrence, which does not
     overflow for large `n`)."""
     if n == 0:
-        return xp.full(x.shape, 1 / numpy.sqrt(numpy.sqrt(numpy.pi)))
+        return full_(x.shape, 1 / numpy.sqrt(numpy.sqrt(numpy.pi)))
     c0 = 0.0
     c1 = 1.0 / numpy.sqrt(numpy.sqrt(numpy.pi))
     nd = float(n)
@@ -280,14 +287,14 @@ def hermgauss(deg):
     ideg = S.as_int(deg, "deg")
     if ideg <= 0:
         raise ValueError("deg must be a positive integer")
-    c = xp.zeros((ideg + 1,))
+    c = zeros((ideg + 1,))
     c[-1] = 1
-    x = xp.eigvalsh(hermcompanion(c))
+    x = eigvalsh(hermcompanion(c))
     dy = _normed_hermite_n(x, ideg)
     df = _normed_hermite_n(x, ideg - 1) * numpy.sqrt(2 * ideg)
     x -= dy / df
     fm = _normed_hermite_n(x, ideg - 1)
-    fm /= xp.max(xp.absolute(fm))
+    fm /= max_(absolute(fm))
     w = 1 / (fm * fm)
     w = (w + w[::-1]) / 2
     x = (x - x[::-1]) / 2
@@ -297,8 +304,8 @@ def hermgauss(deg):
 
 def hermweight(x):
     """See `numpy.polynomial.hermite.hermweight`."""
-    x = xp.as_array(x, "hermweight")
-    return xp.exp(-x ** 2)
+    x = as_array(x, "hermweight")
+    return exp(-x ** 2)
 
 
 class Hermite(SeriesBase):

@@ -13,7 +13,14 @@ import numpy
 
 from . import _kernels as K
 from . import _series as S
-from . import _xp as xp
+from .._core.host_input import as_array
+from .._creation.basic import empty, full as full_, zeros
+from .._creation.from_data import array
+from .._manipulation.transpose import moveaxis
+from .._math.explog import exp
+from .._math.misc import absolute
+from .._statistics.order import max as max_
+from ..linalg._decomp import eigvalsh
 from ._base import SeriesBase
 from .polyutils import as_series, trimcoef, trimseq
 
@@ -53,7 +60,7 @@ def hermesub(c1, c2):
 def _mulx(c):
     # x He_i = He_{i+1} + i He_{i-1}
     n = c.shape[0]
-    prd = xp.empty((n + 1,), dtype=c.dtype)
+    prd = empty((n + 1,), dtype=c.dtype)
     prd[0] = c[0] * 0
     prd[1:] = c
     if n > 1:
@@ -166,7 +173,7 @@ def hermeder(c, m=1, scl=1, axis=0):
 def _int_step(c):
     # the integral of He_j is He_{j+1} / (j + 1)
     n = c.shape[0]
-    tmp = xp.empty((n + 1,) + c.shape[1:], dtype=c.dtype)
+    tmp = empty((n + 1,) + c.shape[1:], dtype=c.dtype)
     tmp[0] = c[0] * 0
     tmp[1:] = c / S.real_ints(1, n + 1, c)
     return tmp
@@ -211,13 +218,13 @@ def hermefromroots(roots):
 def hermevander(x, deg):
     """See `numpy.polynomial.hermite_e.hermevander`."""
     ideg, x = S.vander_x(x, deg, "hermevander")
-    v = xp.empty((ideg + 1,) + x.shape, dtype=x.dtype)
+    v = empty((ideg + 1,) + x.shape, dtype=x.dtype)
     v[0] = x * 0 + 1
     if ideg > 0:
         v[1] = x
         for i in range(2, ideg + 1):
             v[i] = v[i - 1] * x - v[i - 2] * (i - 1)
-    return xp.moveaxis(v, 0, -1)
+    return moveaxis(v, 0, -1)
 
 
 def hermevander2d(x, y, deg):
@@ -243,13 +250,13 @@ def hermecompanion(c):
     if c.shape[0] == 2:
         return (-c[0] / c[1]).reshape((1, 1))
     n = c.shape[0] - 1
-    mat = xp.zeros((n, n), dtype=c.dtype)
+    mat = zeros((n, n), dtype=c.dtype)
     scl = numpy.hstack((1.0, 1.0 / numpy.sqrt(numpy.arange(n - 1, 0, -1))))
     scl = numpy.ascontiguousarray(numpy.multiply.accumulate(scl)[::-1])
-    off = xp.array(numpy.sqrt(numpy.arange(1, n)))
+    off = array(numpy.sqrt(numpy.arange(1, n)))
     mat.reshape(-1)[1::n + 1] = off
     mat.reshape(-1)[n::n + 1] = off
-    mat[:, -1] -= xp.array(scl) * c[:-1] / c[-1]
+    mat[:, -1] -= array(scl) * c[:-1] / c[-1]
     return mat
 
 
@@ -263,7 +270,7 @@ def _normed_hermite_e_n(x, n):
     """The normalised HermiteE function of degree `n` at `x` (NumPy's recurrence, which does not
     overflow for large `n`)."""
     if n == 0:
-        return xp.full(x.shape, 1 / numpy.sqrt(numpy.sqrt(2 * numpy.pi)))
+        return full_(x.shape, 1 / numpy.sqrt(numpy.sqrt(2 * numpy.pi)))
     c0 = 0.0
     c1 = 1.0 / numpy.sqrt(numpy.sqrt(2 * numpy.pi))
     nd = float(n)
@@ -279,14 +286,14 @@ def hermegauss(deg):
     ideg = S.as_int(deg, "deg")
     if ideg <= 0:
         raise ValueError("deg must be a positive integer")
-    c = xp.zeros((ideg + 1,))
+    c = zeros((ideg + 1,))
     c[-1] = 1
-    x = xp.eigvalsh(hermecompanion(c))
+    x = eigvalsh(hermecompanion(c))
     dy = _normed_hermite_e_n(x, ideg)
     df = _normed_hermite_e_n(x, ideg - 1) * numpy.sqrt(ideg)
     x -= dy / df
     fm = _normed_hermite_e_n(x, ideg - 1)
-    fm /= xp.max(xp.absolute(fm))
+    fm /= max_(absolute(fm))
     w = 1 / (fm * fm)
     w = (w + w[::-1]) / 2
     x = (x - x[::-1]) / 2
@@ -296,8 +303,8 @@ def hermegauss(deg):
 
 def hermeweight(x):
     """See `numpy.polynomial.hermite_e.hermeweight`."""
-    x = xp.as_array(x, "hermeweight")
-    return xp.exp(-0.5 * x ** 2)
+    x = as_array(x, "hermeweight")
+    return exp(-0.5 * x ** 2)
 
 
 class HermiteE(SeriesBase):

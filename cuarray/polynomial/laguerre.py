@@ -13,7 +13,16 @@ import numpy
 
 from . import _kernels as K
 from . import _series as S
-from . import _xp as xp
+from .._core.host_input import as_array
+from .._creation.basic import empty, zeros
+from .._creation.from_data import array
+from .._manipulation.rearranging import flip
+from .._manipulation.transpose import moveaxis
+from .._math.explog import exp
+from .._math.misc import absolute
+from .._math.sums_scan import cumsum
+from .._statistics.order import max as max_
+from ..linalg._decomp import eigvalsh
 from ._base import SeriesBase
 from .polyutils import as_series, trimcoef, trimseq
 
@@ -31,7 +40,7 @@ lagx = numpy.array([1, -1])
 
 def lagline(off, scl):
     """See `numpy.polynomial.laguerre.lagline`."""
-    return xp.array([off + scl, -scl]) if scl != 0 else xp.array([off])
+    return array([off + scl, -scl]) if scl != 0 else array([off])
 
 
 def _rec(i):
@@ -52,7 +61,7 @@ def lagsub(c1, c2):
 def _mulx(c):
     # x L_i = -(i + 1) L_{i+1} + (2i + 1) L_i - i L_{i-1}
     n = c.shape[0]
-    prd = xp.empty((n + 1,), dtype=c.dtype)
+    prd = empty((n + 1,), dtype=c.dtype)
     prd[0] = c[0]
     prd[1:] = -c * S.real_ints(1, n + 1, c)
     if n > 1:
@@ -148,7 +157,7 @@ def laggrid3d(x, y, z, c):
 
 def _der_step(c):
     # d/dx L_j = -(L_0 + ... + L_{j-1})
-    return -xp.flip(xp.cumsum(xp.flip(c[1:], 0), axis=0), 0)
+    return -flip(cumsum(flip(c[1:], 0), axis=0), 0)
 
 
 def _der_matrix(n):
@@ -164,7 +173,7 @@ def lagder(c, m=1, scl=1, axis=0):
 def _int_step(c):
     # the integral of L_j is L_j - L_{j+1}
     n = c.shape[0]
-    tmp = xp.empty((n + 1,) + c.shape[1:], dtype=c.dtype)
+    tmp = empty((n + 1,) + c.shape[1:], dtype=c.dtype)
     tmp[0] = c[0]
     tmp[1:] = -c
     if n > 1:
@@ -210,13 +219,13 @@ def lagfromroots(roots):
 def lagvander(x, deg):
     """See `numpy.polynomial.laguerre.lagvander`."""
     ideg, x = S.vander_x(x, deg, "lagvander")
-    v = xp.empty((ideg + 1,) + x.shape, dtype=x.dtype)
+    v = empty((ideg + 1,) + x.shape, dtype=x.dtype)
     v[0] = x * 0 + 1
     if ideg > 0:
         v[1] = 1 - x
         for i in range(2, ideg + 1):
             v[i] = (v[i - 1] * (2 * i - 1 - x) - v[i - 2] * (i - 1)) / i
-    return xp.moveaxis(v, 0, -1)
+    return moveaxis(v, 0, -1)
 
 
 def lagvander2d(x, y, deg):
@@ -242,10 +251,10 @@ def lagcompanion(c):
     if c.shape[0] == 2:
         return (1 + c[0] / c[1]).reshape((1, 1))
     n = c.shape[0] - 1
-    mat = xp.zeros((n, n), dtype=c.dtype)
-    off = xp.array(-numpy.arange(1, n))
+    mat = zeros((n, n), dtype=c.dtype)
+    off = array(-numpy.arange(1, n))
     mat.reshape(-1)[1::n + 1] = off
-    mat.reshape(-1)[0::n + 1] = xp.array(2.0 * numpy.arange(n) + 1.0)
+    mat.reshape(-1)[0::n + 1] = array(2.0 * numpy.arange(n) + 1.0)
     mat.reshape(-1)[n::n + 1] = off
     mat[:, -1] += c[:-1] / c[-1] * n
     return mat
@@ -262,15 +271,15 @@ def laggauss(deg):
     ideg = S.as_int(deg, "deg")
     if ideg <= 0:
         raise ValueError("deg must be a positive integer")
-    c = xp.zeros((ideg + 1,))
+    c = zeros((ideg + 1,))
     c[-1] = 1
-    x = xp.eigvalsh(lagcompanion(c))
+    x = eigvalsh(lagcompanion(c))
     dy = lagval(x, c)
     df = lagval(x, lagder(c))
     x -= dy / df
     fm = lagval(x, c[1:])
-    fm /= xp.max(xp.absolute(fm))
-    df /= xp.max(xp.absolute(df))
+    fm /= max_(absolute(fm))
+    df /= max_(absolute(df))
     w = 1 / (fm * df)
     w /= w.sum()
     return x, w
@@ -278,7 +287,7 @@ def laggauss(deg):
 
 def lagweight(x):
     """See `numpy.polynomial.laguerre.lagweight`."""
-    return xp.exp(-xp.as_array(x, "lagweight"))
+    return exp(-as_array(x, "lagweight"))
 
 
 class Laguerre(SeriesBase):

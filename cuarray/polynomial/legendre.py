@@ -13,7 +13,13 @@ import numpy
 
 from . import _kernels as K
 from . import _series as S
-from . import _xp as xp
+from .._core.host_input import as_array
+from .._creation.basic import empty, zeros
+from .._creation.from_data import array
+from .._manipulation.transpose import moveaxis
+from .._math.misc import absolute
+from .._statistics.order import max as max_
+from ..linalg._decomp import eigvalsh
 from ._base import SeriesBase
 from .polyutils import as_series, trimcoef, trimseq
 
@@ -52,7 +58,7 @@ def legsub(c1, c2):
 def _mulx(c):
     # x P_i = ((i + 1) P_{i+1} + i P_{i-1}) / (2i + 1)
     n = c.shape[0]
-    prd = xp.zeros((n + 1,), dtype=c.dtype)
+    prd = zeros((n + 1,), dtype=c.dtype)
     prd[0] = c[0] * 0
     prd[1] = c[0]
     if n > 1:
@@ -169,7 +175,7 @@ def legder(c, m=1, scl=1, axis=0):
 def _int_step(c):
     # the integral of P_j is (P_{j+1} - P_{j-1}) / (2j + 1)
     n = c.shape[0]
-    tmp = xp.empty((n + 1,) + c.shape[1:], dtype=c.dtype)
+    tmp = empty((n + 1,) + c.shape[1:], dtype=c.dtype)
     tmp[0] = c[0] * 0
     tmp[1] = c[0]
     if n > 1:
@@ -217,13 +223,13 @@ def legfromroots(roots):
 def legvander(x, deg):
     """See `numpy.polynomial.legendre.legvander`."""
     ideg, x = S.vander_x(x, deg, "legvander")
-    v = xp.empty((ideg + 1,) + x.shape, dtype=x.dtype)
+    v = empty((ideg + 1,) + x.shape, dtype=x.dtype)
     v[0] = x * 0 + 1
     if ideg > 0:
         v[1] = x
         for i in range(2, ideg + 1):
             v[i] = (v[i - 1] * x * (2 * i - 1) - v[i - 2] * (i - 1)) / i
-    return xp.moveaxis(v, 0, -1)
+    return moveaxis(v, 0, -1)
 
 
 def legvander2d(x, y, deg):
@@ -249,12 +255,12 @@ def legcompanion(c):
     if c.shape[0] == 2:
         return (-c[0] / c[1]).reshape((1, 1))
     n = c.shape[0] - 1
-    mat = xp.zeros((n, n), dtype=c.dtype)
+    mat = zeros((n, n), dtype=c.dtype)
     scl = 1.0 / numpy.sqrt(2 * numpy.arange(n) + 1)
-    off = xp.array(numpy.arange(1, n) * scl[:n - 1] * scl[1:n])
+    off = array(numpy.arange(1, n) * scl[:n - 1] * scl[1:n])
     mat.reshape(-1)[1::n + 1] = off
     mat.reshape(-1)[n::n + 1] = off
-    mat[:, -1] -= c[:-1] / c[-1] * xp.array(scl / scl[-1]) * (n / (2 * n - 1))
+    mat[:, -1] -= c[:-1] / c[-1] * array(scl / scl[-1]) * (n / (2 * n - 1))
     return mat
 
 
@@ -270,15 +276,15 @@ def leggauss(deg):
     ideg = S.as_int(deg, "deg")
     if ideg <= 0:
         raise ValueError("deg must be a positive integer")
-    c = xp.zeros((ideg + 1,))
+    c = zeros((ideg + 1,))
     c[-1] = 1
-    x = xp.eigvalsh(legcompanion(c))
+    x = eigvalsh(legcompanion(c))
     dy = legval(x, c)
     df = legval(x, legder(c))
     x -= dy / df
     fm = legval(x, c[1:])
-    fm /= xp.max(xp.absolute(fm))
-    df /= xp.max(xp.absolute(df))
+    fm /= max_(absolute(fm))
+    df /= max_(absolute(df))
     w = 1 / (fm * df)
     w = (w + w[::-1]) / 2
     x = (x - x[::-1]) / 2
@@ -288,7 +294,7 @@ def leggauss(deg):
 
 def legweight(x):
     """See `numpy.polynomial.legendre.legweight`."""
-    return xp.as_array(x, "legweight") * 0.0 + 1.0
+    return as_array(x, "legweight") * 0.0 + 1.0
 
 
 class Legendre(SeriesBase):

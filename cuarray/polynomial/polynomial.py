@@ -12,7 +12,11 @@ import numpy
 
 from . import _kernels as K
 from . import _series as S
-from . import _xp as xp
+from .._core.host_input import as_parameter
+from .._core.ndarray import ndarray
+from .._creation.basic import empty, zeros
+from .._manipulation.transpose import moveaxis
+from .._math.convolution import convolve
 from ._base import SeriesBase
 from .polyutils import as_series, getdomain, mapparms, trimcoef, trimseq
 
@@ -54,7 +58,7 @@ def polymulx(c):
 
 
 def _mul(c1, c2):
-    return xp.convolve(c1, c2)
+    return convolve(c1, c2)
 
 
 def polymul(c1, c2):
@@ -106,8 +110,8 @@ def polyvalfromroots(x, r, tensor=True):
     """See `numpy.polynomial.polynomial.polyvalfromroots`: the product of ``x - r``."""
     r = S.coef_array(r, copy=False)
     if isinstance(x, (tuple, list, numpy.ndarray)):
-        x = xp.as_parameter(x, "polyvalfromroots")
-    if isinstance(x, xp.ndarray):
+        x = as_parameter(x, "polyvalfromroots")
+    if isinstance(x, ndarray):
         if tensor:
             r = r.reshape(r.shape + (1,) * x.ndim)
         elif x.ndim >= r.ndim:
@@ -158,7 +162,7 @@ def polyder(c, m=1, scl=1, axis=0):
 
 
 def _int_step(c):
-    tmp = xp.empty((c.shape[0] + 1,) + c.shape[1:], dtype=c.dtype)
+    tmp = empty((c.shape[0] + 1,) + c.shape[1:], dtype=c.dtype)
     tmp[0] = c[0] * 0
     tmp[1:] = c / S.real_ints(1, c.shape[0] + 1, c)
     return tmp
@@ -178,7 +182,7 @@ def polycompanion(c):
     if c.shape[0] == 2:
         return (-c[0] / c[1]).reshape((1, 1))
     n = c.shape[0] - 1
-    mat = xp.zeros((n, n), dtype=c.dtype)
+    mat = zeros((n, n), dtype=c.dtype)
     mat.reshape(-1)[n::n + 1] = 1
     mat[:, -1] -= c[:-1] / c[-1]
     return mat
@@ -203,13 +207,13 @@ def polyvander(x, deg):
     ideg, x = S.vander_x(x, deg, "polyvander")
     # NumPy's recurrence in x's own dtype (float32 stays float32: `vander` promotes with int, to
     # float64), powers along the first axis moved last: NumPy's layout, strides and flags.
-    v = xp.empty((ideg + 1,) + x.shape, dtype=x.dtype)
+    v = empty((ideg + 1,) + x.shape, dtype=x.dtype)
     v[0] = x * 0 + 1  # (NaN where x is inf or NaN, as NumPy's)
     if ideg > 0:
         v[1] = x
         for i in range(2, ideg + 1):
             v[i] = v[i - 1] * x
-    return xp.moveaxis(v, 0, -1)
+    return moveaxis(v, 0, -1)
 
 
 def polyvander2d(x, y, deg):

@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import numpy
 
-from . import _xp as xp
+from .._core.host_input import as_parameter
+from .._core.transfer import to_host
+from .._math.misc import absolute
+from .._statistics.order import max as max_, min as min_
 from ._series import as_series, trimseq
 
 __all__ = ["as_series", "trimseq", "trimcoef", "getdomain", "mapparms", "mapdomain"]
@@ -22,7 +25,7 @@ def trimcoef(c, tol=0):
     if tol < 0:
         raise ValueError("tol must be non-negative")
     [c] = as_series([c])
-    big = numpy.flatnonzero(xp.to_host(xp.absolute(c) > tol))
+    big = numpy.flatnonzero(to_host(absolute(c) > tol))
     if big.size == 0:
         return c[:1] * 0
     return c[:int(big[-1]) + 1].copy()
@@ -32,10 +35,10 @@ def getdomain(x):
     """See `numpy.polynomial.polyutils.getdomain`: a host array (min and max read back)."""
     [x] = as_series([x], trim=False)
     if x.dtype.kind == "c":
-        rmin, rmax = xp.to_host(xp.min(x.real))[()], xp.to_host(xp.max(x.real))[()]
-        imin, imax = xp.to_host(xp.min(x.imag))[()], xp.to_host(xp.max(x.imag))[()]
+        rmin, rmax = to_host(min_(x.real))[()], to_host(max_(x.real))[()]
+        imin, imax = to_host(min_(x.imag))[()], to_host(max_(x.imag))[()]
         return numpy.array((complex(rmin, imin), complex(rmax, imax)))
-    return numpy.array((xp.to_host(xp.min(x))[()], xp.to_host(xp.max(x))[()]))
+    return numpy.array((to_host(min_(x))[()], to_host(max_(x))[()]))
 
 
 def mapparms(old, new):
@@ -52,6 +55,6 @@ def mapdomain(x, old, new):
     """See `numpy.polynomial.polyutils.mapdomain`: ``off + scl * x``. A list or tuple `x` is
     copied to the device; arrays (device or NumPy), scalars and series objects are used as given."""
     if isinstance(x, (list, tuple)):
-        x = xp.as_parameter(x, "mapdomain")
+        x = as_parameter(x, "mapdomain")
     off, scl = mapparms(old, new)
     return off + scl * x

@@ -1,4 +1,4 @@
-"""The series modules' own source, run over a NumPy stand-in of their array namespace (_xp), against
+"""The series modules' own source, run with NumPy stand-ins for the cuarray routines they import, against
 numpy.polynomial: every function's algorithm, result dtype and shape checked without a GPU. The GPU
 test (test_series_functions_gpu.py) runs the same bodies on the device."""
 

@@ -19,7 +19,22 @@ import warnings
 
 import numpy
 
-from . import _xp
+from ..._core.transfer import to_host
+from ..._creation.basic import ones, zeros
+from ..._indexing.inserting import take
+from ..._logic.content import isfinite, isinf, isnan
+from ..._logic.truth import all as all_
+from ..._manipulation.joining import stack
+from ..._math.explog import exp, log
+from ..._math.misc import abs as abs_, sqrt
+from ..._math.sums import sum as sum_
+from ..._sets.unique import unique
+from ..._sorting.searching import where
+from ..._sorting.searching_reduce import argmax
+from ..._statistics.averages import mean
+from ..._statistics.order import max as max_, min as min_
+from ...linalg._decomp import qr
+from . import _inputs
 from ._host import host_linalg
 from ._polyint import barycentric_rational
 
@@ -31,7 +46,7 @@ _BLOCK = 1 << 25  # elements of one (poles x points) distance block in clean_up
 def _right_vectors(a):
     """Singular values and right singular vectors (rows of V^H) of a device matrix (rows, k):
     the SVD of its k x k (or rows x k) triangular factor, on the host."""
-    r = numpy.asarray(_xp.to_host(_xp.qr(a, mode="r")))
+    r = numpy.asarray(to_host(qr(a, mode="r")))
     _, s, vh = host_linalg().svd(r, full_matrices=True, check_finite=False)
     return s, vh
 
@@ -48,20 +63,20 @@ class AAA:
         max_terms = operator.index(max_terms)
         if max_terms < 1:
             raise ValueError("`max_terms` must be an integer value greater than or equal to one.")
-        z, f = _xp.param(x), _xp.values(y)
+        z, f = _inputs.param(x), _inputs.values(y)
         if f.ndim != 1:
             raise ValueError("`y` must be 1-D.")
         if z.ndim != 1:
             raise ValueError("`x` must be 1-D.")
         if z.shape[0] != f.shape[0]:
             raise ValueError(f"`x` be of size {f.shape[0]} but got size {z.shape[0]}.")
-        if not bool(_xp.all(_xp.isfinite(z))):
+        if not bool(all_(isfinite(z))):
             raise ValueError("`x` must be finite.")
-        keep = _xp.isfinite(f)
-        if not bool(_xp.all(keep)):
+        keep = isfinite(f)
+        if not bool(all_(keep)):
             z, f = z[keep], f[keep]
-        z, first = _xp.unique(z, return_index=True)
-        f = _xp.take(f, first)
+        z, first = unique(z, return_index=True)
+        f = take(f, first)
         self._shape = ()
         with numpy.errstate(divide="ignore", invalid="ignore"):  # (the host stand-in's NumPy; SciPy's too)
             self._support_points, self._support_values, self.weights = self._compute_weights(z, f, rtol, max_terms)
@@ -82,61 +97,61 @@ class AAA:
         dtype = numpy.result_type(z.dtype, f.dtype, 1.0)
         z, f = z.astype(dtype), f.astype(dtype)
         rtol = numpy.finfo(dtype).eps ** 0.75 if rtol is None else rtol
-        atol = rtol * float(_xp.to_host(_xp.max(_xp.abs(f)))) if count else 0.0
-        mask = _xp.ones(count, dtype=bool)
+        atol = rtol * float(to_host(max_(abs_(f)))) if count else 0.0
+        mask = ones(count, dtype=bool)
         cauchy, loewner, chosen = [], [], []
         errors = []
-        approx = _xp.zeros(count, dtype=dtype) + _xp.mean(f)
+        approx = zeros(count, dtype=dtype) + mean(f)
         ill_conditioned = False
         ill_conditioned_tol = 1 / (3 * numpy.finfo(dtype).eps)
         wj = None
         for m in range(max_terms):
             # the sample not yet chosen where the approximant is worst (NaN first, as argmax)
-            jj = int(_xp.to_host(_xp.argmax(_xp.where(mask, _xp.abs(f - approx), -1.0))))
+            jj = int(to_host(argmax(where(mask, abs_(f - approx), -1.0))))
             chosen.append(jj)
             cauchy.append(1 / (z - z[jj]))
             mask[jj] = False
             loewner.append((f - f[jj]) * cauchy[-1])
             rows = count - (m + 1)
-            amat = _xp.where(mask[:, None], _xp.stack(loewner, axis=1), 0)
+            amat = where(mask[:, None], stack(loewner, axis=1), 0)
             if rows >= m + 1:
                 if not ill_conditioned:
                     s, vh = _right_vectors(amat)
                     with numpy.errstate(invalid="ignore", divide="ignore"):
                         ill_conditioned = bool(s[0] / s[-1] > ill_conditioned_tol)
                 if ill_conditioned:
-                    col_norm = _xp.sqrt(_xp.sum(_xp.abs(amat) ** 2, axis=0))
+                    col_norm = sqrt(sum_(abs_(amat) ** 2, axis=0))
                     s, vh = _right_vectors(amat / col_norm)
                 smallest = s == numpy.min(s)
                 wj = (vh.conj()[smallest, :].sum(axis=0) / numpy.sqrt(smallest.sum())).astype(dtype)
                 if ill_conditioned:
-                    wj = wj / numpy.asarray(_xp.to_host(col_norm))
+                    wj = wj / numpy.asarray(to_host(col_norm))
             else:  # fewer rows than columns: the null space of the (small) remaining rows, host work
-                small = numpy.asarray(_xp.to_host(amat[mask]))
+                small = numpy.asarray(to_host(amat[mask]))
                 null = host_linalg().null_space(small, check_finite=False)
                 wj = null.sum(axis=-1) / numpy.sqrt(null.shape[-1])
             nonzero = numpy.nonzero(wj != 0)[0]
-            cols = _xp.stack([cauchy[i] for i in nonzero], axis=1)
-            w = _xp.param(wj[nonzero]).astype(dtype)
-            fj = _xp.take(f, _xp.param(numpy.asarray(chosen)[nonzero]))
+            cols = stack([cauchy[i] for i in nonzero], axis=1)
+            w = _inputs.param(wj[nonzero]).astype(dtype)
+            fj = take(f, _inputs.param(numpy.asarray(chosen)[nonzero]))
             num, den = cols @ (w * fj), cols @ w
-            bad = _xp.isinf(den) | _xp.isnan(den)
-            approx = _xp.where(bad, f, num) / _xp.where(bad, 1, den)
-            errors.append(float(_xp.to_host(_xp.max(_xp.abs(f - approx)))))
+            bad = isinf(den) | isnan(den)
+            approx = where(bad, f, num) / where(bad, 1, den)
+            errors.append(float(to_host(max_(abs_(f - approx)))))
             if errors[-1] <= atol:
                 break
         if m == max_terms - 1:
             warnings.warn(f"AAA failed to converge within {max_terms} iterations.", RuntimeWarning, stacklevel=3)
         real = numpy.dtype(dtype).type(0).real.dtype
-        self.errors = _xp.param(numpy.asarray(errors, dtype=real))
+        self.errors = _inputs.param(numpy.asarray(errors, dtype=real))
         self._points, self._values = z, f
         keep = numpy.nonzero(wj != 0)[0]
-        idx = _xp.param(numpy.asarray(chosen)[keep])
-        return _xp.take(z, idx), _xp.take(f, idx), _xp.param(wj[keep].astype(dtype))
+        idx = _inputs.param(numpy.asarray(chosen)[keep])
+        return take(z, idx), take(f, idx), _inputs.param(wj[keep].astype(dtype))
 
     def __call__(self, z):
         """See `scipy.interpolate.AAA.__call__` (device points)."""
-        z = _xp.data(z)
+        z = _inputs.data(z)
         dtype = numpy.result_type(z.dtype, self._support_points.dtype, self.weights.dtype,
                                   self._support_values.dtype)
         zv = z.reshape(-1)
@@ -145,8 +160,8 @@ class AAA:
 
     # -- the small eigenproblems (host work) --------------------------------------------------------
     def _host_parts(self):
-        return (numpy.asarray(_xp.to_host(self.weights)), numpy.asarray(_xp.to_host(self._support_points)),
-                numpy.asarray(_xp.to_host(self._support_values)))
+        return (numpy.asarray(to_host(self.weights)), numpy.asarray(to_host(self._support_points)),
+                numpy.asarray(to_host(self._support_values)))
 
     def _companion_eigvals(self, top):
         w, zj, _ = self._host_parts()
@@ -163,24 +178,24 @@ class AAA:
     def poles(self):
         """See `scipy.interpolate.AAA.poles` (host work: an (m + 1)-square eigenproblem)."""
         if self._poles is None:
-            self._poles = _xp.param(self._companion_eigvals(self._host_parts()[0]))
+            self._poles = _inputs.param(self._companion_eigvals(self._host_parts()[0]))
         return self._poles
 
     def residues(self):
         """See `scipy.interpolate.AAA.residues` (host work)."""
         if self._residues is None:
             w, zj, fj = self._host_parts()
-            poles = numpy.asarray(_xp.to_host(self.poles()))
+            poles = numpy.asarray(to_host(self.poles()))
             with numpy.errstate(divide="ignore", invalid="ignore"):
                 inv = 1 / numpy.subtract.outer(poles, zj)
-                self._residues = _xp.param((inv @ (fj * w)) / (-(inv ** 2) @ w))
+                self._residues = _inputs.param((inv @ (fj * w)) / (-(inv ** 2) @ w))
         return self._residues
 
     def roots(self):
         """See `scipy.interpolate.AAA.roots` (host work)."""
         if self._roots is None:
             w, _, fj = self._host_parts()
-            self._roots = _xp.param(self._companion_eigvals(w * fj))
+            self._roots = _inputs.param(self._companion_eigvals(w * fj))
         return self._roots
 
     def clean_up(self, cleanup_tol=1e-13):
@@ -188,31 +203,31 @@ class AAA:
         the refit's Loewner matrix are device work, its SVD host work as in the greedy steps."""
         # SciPy's scale: the geometric mean of |f| (0 when some value is 0)
         with numpy.errstate(divide="ignore"):
-            gmean = float(_xp.to_host(_xp.exp(_xp.mean(_xp.log(_xp.abs(self._values))))))
+            gmean = float(to_host(exp(mean(log(abs_(self._values))))))
         poles = self.poles()
         npoles, count = poles.shape[0], self._points.shape[0]
         dist = numpy.full(npoles, numpy.inf)
         step = max(1, _BLOCK // max(npoles, 1))
         for start in range(0, count, step):
-            block = _xp.abs(poles[:, None] - self._points[None, start:start + step])
-            dist = numpy.minimum(dist, numpy.asarray(_xp.to_host(_xp.min(block, axis=1))))
-        res = numpy.asarray(_xp.to_host(self.residues()))
+            block = abs_(poles[:, None] - self._points[None, start:start + step])
+            dist = numpy.minimum(dist, numpy.asarray(to_host(min_(block, axis=1))))
+        res = numpy.asarray(to_host(self.residues()))
         with numpy.errstate(divide="ignore", invalid="ignore"):
             doublets = numpy.nonzero(numpy.abs(res) / dist < cleanup_tol * gmean)[0]
         if doublets.size == 0:
             return 0
         warnings.warn(f"{doublets.size} Froissart doublets detected.", RuntimeWarning, stacklevel=2)
         _, zj, fj = self._host_parts()
-        hpoles = numpy.asarray(_xp.to_host(poles))[doublets]
+        hpoles = numpy.asarray(to_host(poles))[doublets]
         nearest = numpy.argmin(numpy.abs(numpy.subtract.outer(zj, hpoles)), axis=0)
         zj, fj = numpy.delete(zj, nearest), numpy.delete(fj, nearest)
-        self._support_points, self._support_values = _xp.param(zj), _xp.param(fj)
+        self._support_points, self._support_values = _inputs.param(zj), _inputs.param(fj)
         spt, sval = self._support_points, self._support_values
-        away = _xp.all(self._points[:, None] != spt[None, :], axis=1)
+        away = all_(self._points[:, None] != spt[None, :], axis=1)
         f, z = self._values[away], self._points[away]
         with numpy.errstate(divide="ignore", invalid="ignore"):
             cauchy = 1 / (z[:, None] - spt[None, :])
         _, vh = _right_vectors(f[:, None] * cauchy - cauchy * sval[None, :])
-        self.weights = _xp.param(numpy.conj(vh[zj.size - 1, :]))
+        self.weights = _inputs.param(numpy.conj(vh[zj.size - 1, :]))
         self._poles = self._residues = self._roots = None
         return doublets.size

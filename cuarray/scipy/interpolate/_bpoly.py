@@ -11,7 +11,12 @@ import math
 
 import numpy
 
-from . import _xp
+from ..._core.transfer import to_host
+from ..._creation.basic import zeros
+from ..._manipulation.joining import concatenate
+from ..._math.sums import sum as sum_
+from ..._math.sums_scan import cumsum, diff
+from . import _inputs
 from ._host import host_scipy
 from ._ppoly import PPoly, _PPolyBase, integration_points
 
@@ -40,10 +45,10 @@ class BPoly(_PPolyBase):
         bp = self
         for _ in range(nu):
             k = bp.c.shape[0] - 1
-            dx = _xp.diff(bp.x)[(None, slice(None)) + _rest(bp.c.ndim)]
-            c2 = k * _xp.diff(bp.c, axis=0) / dx
+            dx = diff(bp.x)[(None, slice(None)) + _rest(bp.c.ndim)]
+            c2 = k * diff(bp.c, axis=0) / dx
             if c2.shape[0] == 0:
-                c2 = _xp.zeros((1,) + c2.shape[1:], dtype=c2.dtype)
+                c2 = zeros((1,) + c2.shape[1:], dtype=c2.dtype)
             bp = self.construct_fast(c2, bp.x, bp.extrapolate, bp.axis)
         return bp if nu else self.construct_fast(self.c.copy(), self.x, self.extrapolate, self.axis)
 
@@ -55,11 +60,11 @@ class BPoly(_PPolyBase):
         for _ in range(nu):
             c, x = bp.c, bp.x
             k = c.shape[0]
-            c2 = _xp.concatenate((_xp.zeros((1,) + c.shape[1:], dtype=c.dtype), _xp.cumsum(c, axis=0) / k))
-            c2 = c2 * _xp.diff(x)[(None, slice(None)) + _rest(c.ndim)]
+            c2 = concatenate((zeros((1,) + c.shape[1:], dtype=c.dtype), cumsum(c, axis=0) / k))
+            c2 = c2 * diff(x)[(None, slice(None)) + _rest(c.ndim)]
             # continuity: interval j starts where interval j - 1 ended (its last coefficient)
-            jumps = _xp.cumsum(c2[k], axis=0)[:-1]
-            c2 = _xp.concatenate((c2[:, :1], c2[:, 1:] + jumps[None]), axis=1)
+            jumps = cumsum(c2[k], axis=0)[:-1]
+            c2 = concatenate((c2[:, :1], c2[:, 1:] + jumps[None]), axis=1)
             extrapolate = False if bp.extrapolate == "periodic" else bp.extrapolate
             bp = self.construct_fast(c2, x, extrapolate, bp.axis)
         return bp
@@ -74,13 +79,13 @@ class BPoly(_PPolyBase):
             a, b, sign = b, a, -1.0
         anti = self.antiderivative()
         pts, w = integration_points(self, a, b, extrapolate)
-        vals = anti(_xp.param(numpy.array(pts)), extrapolate=True if extrapolate == "periodic" else bool(extrapolate))
-        wts = _xp.param(numpy.array(w) * sign).astype(vals.dtype)
-        return _xp.sum(vals.reshape((len(pts), -1)) * wts[:, None], axis=0).reshape(self.c.shape[2:])
+        vals = anti(_inputs.param(numpy.array(pts)), extrapolate=True if extrapolate == "periodic" else bool(extrapolate))
+        wts = _inputs.param(numpy.array(w) * sign).astype(vals.dtype)
+        return sum_(vals.reshape((len(pts), -1)) * wts[:, None], axis=0).reshape(self.c.shape[2:])
 
     def extend(self, c, x):
         """See `scipy.interpolate.BPoly.extend` (the lower degree raised to the higher one)."""
-        c = _xp.param(c)
+        c = _inputs.param(c)
         k = max(self.c.shape[0], c.shape[0])
         self.c = _raise_degree(self.c, k - self.c.shape[0])
         c = _raise_degree(c, k - c.shape[0])
@@ -91,17 +96,17 @@ class BPoly(_PPolyBase):
         """See `scipy.interpolate.BPoly.from_power_basis`."""
         if not isinstance(pp, PPoly):
             raise TypeError(f".from_power_basis only accepts PPoly instances. Got {type(pp)} instead.")
-        dx = _xp.diff(pp.x)
+        dx = diff(pp.x)
         k = pp.c.shape[0] - 1
         # c_bern[a] = sum_{j <= a} comb(a, j) / comb(k, j) * dx^j * (coefficient of s^j)
-        scaled = pp.c * (dx[None, :] ** _xp.param(numpy.arange(k, -1, -1, dtype=float))[:, None])[
+        scaled = pp.c * (dx[None, :] ** _inputs.param(numpy.arange(k, -1, -1, dtype=float))[:, None])[
             (slice(None), slice(None)) + _rest(pp.c.ndim)]
         mat = numpy.zeros((k + 1, k + 1))
         for a in range(k + 1):
             for j in range(a + 1):
                 mat[a, k - j] = math.comb(a, j) / math.comb(k, j)
         flat = scaled.reshape((k + 1, -1))
-        c = (_xp.param(mat).astype(flat.dtype) @ flat).reshape(pp.c.shape)
+        c = (_inputs.param(mat).astype(flat.dtype) @ flat).reshape(pp.c.shape)
         return cls.construct_fast(c, pp.x, pp.extrapolate if extrapolate is None else extrapolate, pp.axis)
 
     @classmethod
@@ -109,13 +114,13 @@ class BPoly(_PPolyBase):
         """See `scipy.interpolate.BPoly.from_derivatives`: host work (SciPy's construction)."""
         host = host_scipy().BPoly.from_derivatives(_host(xi), [numpy.asarray(_host(v)) for v in yi], orders,
                                                    extrapolate)
-        return cls.construct_fast(_xp.param(host.c), _xp.param(host.x), host.extrapolate)
+        return cls.construct_fast(_inputs.param(host.c), _inputs.param(host.x), host.extrapolate)
 
 
 def _host(v):
     if isinstance(v, (numpy.ndarray, numpy.generic, int, float, complex, list, tuple)):
         return v
-    return _xp.to_host(v)
+    return to_host(v)
 
 
 def _raise_degree(c, d):
@@ -128,4 +133,4 @@ def _raise_degree(c, d):
         for j in range(a, a + d + 1):
             mat[j, a] = math.comb(k, a) * math.comb(d, j - a) / math.comb(k + d, j)
     flat = c.reshape((k + 1, -1))
-    return (_xp.param(mat).astype(flat.dtype) @ flat).reshape((k + d + 1,) + c.shape[1:])
+    return (_inputs.param(mat).astype(flat.dtype) @ flat).reshape((k + d + 1,) + c.shape[1:])

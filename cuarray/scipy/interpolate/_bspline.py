@@ -11,7 +11,21 @@ import numpy
 from numpy.lib.array_utils import normalize_axis_index
 
 from . import _kernels
-from . import _xp
+from ..._core.transfer import to_host
+from ..._creation.basic import full, zeros
+from ..._creation.from_data import ascontiguousarray
+from ..._creation.ranges import arange
+from ..._logic.content import isfinite
+from ..._logic.truth import all as all_, any as any_
+from ..._manipulation.dims import broadcast_to
+from ..._manipulation.joining import concatenate, stack
+from ..._manipulation.transpose import moveaxis
+from ..._math.arithmetic import remainder
+from ..._math.sums import sum as sum_
+from ..._math.sums_scan import cumsum, diff
+from ..._statistics.order import max as max_, min as min_
+from ...sparse._format_csr import csr_array
+from . import _inputs
 from ._host import host_scipy
 
 __all__ = ["BSpline", "splder", "splantider", "as_knots"]
@@ -21,14 +35,14 @@ _C16 = numpy.dtype(numpy.complex128)
 
 
 def as_knots(t):
-    return _xp.ascontiguousarray(_xp.param(t, _F8))
+    return ascontiguousarray(_inputs.param(t, _F8))
 
 
 def _pad_to(c, length):
     extra = length - c.shape[0]
     if extra <= 0:
         return c
-    return _xp.concatenate((c, _xp.zeros((extra,) + c.shape[1:], dtype=c.dtype)))
+    return concatenate((c, zeros((extra,) + c.shape[1:], dtype=c.dtype)))
 
 
 def _col(v, ndim):
@@ -41,10 +55,10 @@ def _splder(t, c, k, n):
         raise ValueError(f"Order of derivative (n = {n!r}) must be <= order of spline (k = {k!r})")
     for _ in range(n):
         dt = t[k + 1:-1] - t[1:-k - 1]
-        if bool(_xp.any(dt == 0)):
+        if bool(any_(dt == 0)):
             raise ValueError(f"The spline has internal repeated knots and is not differentiable {n} times")
         c = (c[1:-1 - k] - c[:-2 - k]) * k / _col(dt, c.ndim)
-        c = _xp.concatenate((c, _xp.zeros((k,) + c.shape[1:], dtype=c.dtype)))
+        c = concatenate((c, zeros((k,) + c.shape[1:], dtype=c.dtype)))
         t = t[1:-1]
         k -= 1
     return t, c, k
@@ -53,10 +67,10 @@ def _splder(t, c, k, n):
 def _splantider(t, c, k, n):
     for _ in range(n):
         dt = t[k + 1:] - t[:-k - 1]
-        c = _xp.cumsum(c[:-k - 1] * _col(dt, c.ndim), axis=0) / (k + 1)
-        last = _xp.broadcast_to(c[-1:], (k + 2,) + c.shape[1:])
-        c = _xp.concatenate((_xp.zeros((1,) + c.shape[1:], dtype=c.dtype), c, last))
-        t = _xp.concatenate((t[:1], t, t[-1:]))
+        c = cumsum(c[:-k - 1] * _col(dt, c.ndim), axis=0) / (k + 1)
+        last = broadcast_to(c[-1:], (k + 2,) + c.shape[1:])
+        c = concatenate((zeros((1,) + c.shape[1:], dtype=c.dtype), c, last))
+        t = concatenate((t[:1], t, t[-1:]))
         k += 1
     return t, c, k
 
@@ -67,24 +81,24 @@ class BSpline:
 
     def __init__(self, t, c, k, extrapolate=True, axis=0):
         self.k = k_int = _degree(k)
-        self.c = _xp.param(c)
+        self.c = _inputs.param(c)
         self.t = as_knots(t)
         self.extrapolate = extrapolate if extrapolate == "periodic" else bool(extrapolate)
         n = self.t.shape[0] - k_int - 1
         axis = _check_axis(axis, self.c.ndim)
         self.axis = axis
         if axis != 0:
-            self.c = _xp.moveaxis(self.c, axis, 0)
+            self.c = moveaxis(self.c, axis, 0)
         if self.t.ndim != 1:
             raise ValueError("Knot vector must be one-dimensional.")
         if n < k_int + 1:
             raise ValueError(f"Need at least {2 * k_int + 2} knots for degree {k_int}")
-        checks = _xp.to_host(_xp.stack((_xp.any(_xp.diff(self.t) < 0), _xp.all(_xp.isfinite(self.t)))))
+        checks = to_host(stack((any_(diff(self.t) < 0), all_(isfinite(self.t)))))
         if bool(checks[0]):
             raise ValueError("Knots must be in a non-decreasing order.")
         if not bool(checks[1]):
             raise ValueError("Knots should not have nans or infs.")
-        ends = _xp.to_host(self.t[k_int:n + 1][:: max(n - k_int, 1)])
+        ends = to_host(self.t[k_int:n + 1][:: max(n - k_int, 1)])
         if ends.shape[0] < 2 or ends[0] == ends[-1]:
             raise ValueError("Need at least two internal knots.")
         if self.c.ndim < 1:
@@ -92,7 +106,7 @@ class BSpline:
         if self.c.shape[0] < n:
             raise ValueError("Knots, coefficients and degree are inconsistent.")
         dt = _C16 if self.c.dtype.kind == "c" else _F8
-        self.c = _xp.ascontiguousarray(self.c.astype(dt) if self.c.dtype != dt else self.c)
+        self.c = ascontiguousarray(self.c.astype(dt) if self.c.dtype != dt else self.c)
 
     @classmethod
     def construct_fast(cls, t, c, k, extrapolate=True, axis=0):
@@ -108,7 +122,7 @@ class BSpline:
 
     def _ends(self):
         n = self.t.shape[0] - self.k - 1
-        ends = _xp.to_host(_xp.stack((self.t[self.k], self.t[n])))
+        ends = to_host(stack((self.t[self.k], self.t[n])))
         return float(ends[0]), float(ends[1])
 
     def __call__(self, x, nu=0, extrapolate=None):
@@ -117,7 +131,7 @@ class BSpline:
             extrapolate = self.extrapolate
         if int(nu) < 0:
             raise NotImplementedError(f"Cannot do derivative order {nu}.")
-        x = _xp.data(x)
+        x = _inputs.data(x)
         if x.dtype.kind == "c":
             raise TypeError("x must be real")
         x_shape, x_ndim = x.shape, x.ndim
@@ -126,7 +140,7 @@ class BSpline:
             xf = xf.astype(_F8)
         if extrapolate == "periodic":
             x0, x1 = self._ends()
-            xf = x0 + _xp.remainder(xf.astype(_F8) - x0, x1 - x0)
+            xf = x0 + remainder(xf.astype(_F8) - x0, x1 - x0)
             extrapolate = False
         n = self.t.shape[0] - self.k - 1
         c = self.c[:n].reshape((n, -1))
@@ -167,16 +181,16 @@ class BSpline:
         pts, w = _integral_points(a, b, lo, hi, extrapolate)
         t, c, k = _splantider(self.t, _pad_to(self.c, self.t.shape[0]), self.k, 1)
         anti = self.construct_fast(t, c, k, extrapolate=extrapolate == "periodic" or bool(extrapolate))
-        vals = anti(_xp.param(numpy.array(pts)))
-        wts = _xp.param(numpy.array(w) * sign).astype(vals.dtype)
+        vals = anti(_inputs.param(numpy.array(pts)))
+        wts = _inputs.param(numpy.array(w) * sign).astype(vals.dtype)
         flat = vals.reshape((len(pts), -1))
-        return _xp.sum(flat * wts[:, None], axis=0).reshape(self.c.shape[1:])
+        return sum_(flat * wts[:, None], axis=0).reshape(self.c.shape[1:])
 
     @classmethod
     def design_matrix(cls, x, t, k, extrapolate=False):
         """See `scipy.interpolate.BSpline.design_matrix`: a `cuarray.sparse.csr_array`, its k + 1
         entries a row computed in one pass."""
-        x = _xp.data(x).astype(_F8)
+        x = _inputs.data(x).astype(_F8)
         t = as_knots(t)
         k = _degree(k)
         n = t.shape[0] - k - 1
@@ -185,40 +199,40 @@ class BSpline:
         if n < k + 1:
             raise ValueError(f"Length t is not enough for k={k}.")
         if extrapolate == "periodic":
-            x0, x1 = (float(v) for v in _xp.to_host(_xp.stack((t[k], t[n]))))
-            x = x0 + _xp.remainder(x - x0, x1 - x0)
+            x0, x1 = (float(v) for v in to_host(stack((t[k], t[n]))))
+            x = x0 + remainder(x - x0, x1 - x0)
             extrapolate = False
         elif not extrapolate:
-            lo, hi = (float(v) for v in _xp.to_host(_xp.stack((_xp.min(x), _xp.max(x)))))
-            x0, x1 = (float(v) for v in _xp.to_host(_xp.stack((t[k], t[n]))))
+            lo, hi = (float(v) for v in to_host(stack((min_(x), max_(x)))))
+            x0, x1 = (float(v) for v in to_host(stack((t[k], t[n]))))
             if lo < x0 or hi > x1:
                 raise ValueError(f"Out of bounds w/ x = {x}.")
         data, cols = _kernels.bspline_entries(t, k, x, bool(extrapolate))
-        indptr = _xp.arange(0, (x.shape[0] + 1) * (k + 1), k + 1, dtype=numpy.int64)
-        return _xp.csr_array((data.reshape(-1), cols.reshape(-1), indptr), shape=(x.shape[0], n))
+        indptr = arange(0, (x.shape[0] + 1) * (k + 1), k + 1, dtype=numpy.int64)
+        return csr_array((data.reshape(-1), cols.reshape(-1), indptr), shape=(x.shape[0], n))
 
     @classmethod
     def basis_element(cls, t, extrapolate=True):
         """See `scipy.interpolate.BSpline.basis_element`."""
         t = as_knots(t)
         k = t.shape[0] - 2
-        t = _xp.concatenate((_xp.full((k,), 0.0) + t[0] - 1, t, _xp.full((k,), 0.0) + t[-1] + 1))
-        c = _xp.zeros(t.shape[0])
+        t = concatenate((full((k,), 0.0) + t[0] - 1, t, full((k,), 0.0) + t[-1] + 1))
+        c = zeros(t.shape[0])
         c[k] = 1.0
         return cls.construct_fast(t, c, k, extrapolate)
 
     def insert_knot(self, x, m=1):
         """See `scipy.interpolate.BSpline.insert_knot`: host work (SciPy's FITPACK insert)."""
-        host = host_scipy().BSpline(_xp.to_host(self.t), _xp.to_host(self.c), self.k, self.extrapolate)
+        host = host_scipy().BSpline(to_host(self.t), to_host(self.c), self.k, self.extrapolate)
         new = host.insert_knot(x, m)
-        return self.construct_fast(_xp.param(new.t), _xp.param(new.c), new.k, self.extrapolate, self.axis)
+        return self.construct_fast(_inputs.param(new.t), _inputs.param(new.c), new.k, self.extrapolate, self.axis)
 
     def _device_derivatives(self):
         """(c, x) of the equivalent PPoly: the derivatives at each knot (PPoly.from_spline)."""
         t, k = self.t, self.k
         rows = [self(t[:-1], nu=nu, extrapolate=True) / float(numpy.prod(numpy.arange(1, nu + 1)))
                 for nu in range(k, -1, -1)]
-        return _xp.stack(rows), t
+        return stack(rows), t
 
 
 def _degree(k):
@@ -255,7 +269,7 @@ def splder(tck, n=1):
     if n < 0:
         return splantider(tck, -n)
     t, c, k = tck
-    return _splder(as_knots(t), _xp.param(c), int(k), n)
+    return _splder(as_knots(t), _inputs.param(c), int(k), n)
 
 
 def splantider(tck, n=1):
@@ -265,4 +279,4 @@ def splantider(tck, n=1):
     if n < 0:
         return splder(tck, -n)
     t, c, k = tck
-    return _splantider(as_knots(t), _xp.param(c), int(k), n)
+    return _splantider(as_knots(t), _inputs.param(c), int(k), n)

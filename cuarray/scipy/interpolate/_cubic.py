@@ -9,7 +9,17 @@ from typing import Literal
 
 import numpy
 
-from . import _xp
+from ..._core.transfer import to_host
+from ..._creation.from_data import ascontiguousarray
+from ..._logic.content import isfinite
+from ..._logic.truth import all as all_, any as any_
+from ..._manipulation.joining import concatenate, stack
+from ..._manipulation.transpose import moveaxis
+from ..._math.misc import abs as abs_, sign
+from ..._math.sums_scan import diff
+from ..._sorting.searching import where
+from ..._statistics.order import max as max_
+from . import _inputs
 from ._ppoly import PPoly
 
 __all__ = ["CubicHermiteSpline", "CubicSpline", "PchipInterpolator", "pchip_interpolate",
@@ -21,8 +31,8 @@ _C16 = numpy.dtype(numpy.complex128)
 
 def prepare_input(x, y, axis, dydx=None):
     """SciPy's checks and casts of the cubic interpolators' data; y (and dydx) with `axis` first."""
-    x, y = _xp.param(x), _xp.values(y)
-    dydx = None if dydx is None else _xp.values(dydx)
+    x, y = _inputs.param(x), _inputs.values(y)
+    dydx = None if dydx is None else _inputs.values(dydx)
     if x.dtype.kind == "c":
         raise ValueError("`x` must contain real values.")
     x = x.astype(_F8)
@@ -43,10 +53,10 @@ def prepare_input(x, y, axis, dydx=None):
         raise ValueError("`x` must contain at least 2 elements.")
     if x.shape[0] != y.shape[axis]:
         raise ValueError(f"The length of `y` along `axis`={axis} doesn't match the length of `x`")
-    checks = [_xp.all(_xp.isfinite(x)), _xp.all(_xp.isfinite(y)),
-              _xp.all(_xp.isfinite(dydx)) if dydx is not None else _xp.all(_xp.isfinite(x)),
-              _xp.any(_xp.diff(x) <= 0)]
-    ok_x, ok_y, ok_d, unsorted = (bool(v) for v in _xp.to_host(_xp.stack(checks)))
+    checks = [all_(isfinite(x)), all_(isfinite(y)),
+              all_(isfinite(dydx)) if dydx is not None else all_(isfinite(x)),
+              any_(diff(x) <= 0)]
+    ok_x, ok_y, ok_d, unsorted = (bool(v) for v in to_host(stack(checks)))
     if not ok_x:
         raise ValueError("`x` must contain only finite values.")
     if not ok_y:
@@ -55,10 +65,10 @@ def prepare_input(x, y, axis, dydx=None):
         raise ValueError("`dydx` must contain only finite values.")
     if unsorted:
         raise ValueError("`x` must be strictly increasing sequence.")
-    y = _xp.moveaxis(y, axis, 0)
+    y = moveaxis(y, axis, 0)
     if dydx is not None:
-        dydx = _xp.moveaxis(dydx, axis, 0)
-    return x, _xp.diff(x), y, axis, dydx
+        dydx = moveaxis(dydx, axis, 0)
+    return x, diff(x), y, axis, dydx
 
 
 def _col(v, ndim):
@@ -68,9 +78,9 @@ def _col(v, ndim):
 def hermite_coefficients(x, dx, y, dydx):
     """The (4, n - 1, ...) power-basis coefficients of the cubic Hermite interpolant."""
     dxr = _col(dx, y.ndim)
-    slope = _xp.diff(y, axis=0) / dxr
+    slope = diff(y, axis=0) / dxr
     t = (dydx[:-1] + dydx[1:] - 2 * slope) / dxr
-    return _xp.stack((t / dxr, (slope - dydx[:-1]) / dxr - t, dydx[:-1], y[:-1]))
+    return stack((t / dxr, (slope - dydx[:-1]) / dxr - t, dydx[:-1], y[:-1]))
 
 
 class CubicHermiteSpline(PPoly):
@@ -83,7 +93,7 @@ class CubicHermiteSpline(PPoly):
         self._set(x, dx, y, dydx, axis, extrapolate)
 
     def _set(self, x, dx, y, dydx, axis, extrapolate):
-        self.c = _xp.ascontiguousarray(hermite_coefficients(x, dx, y, dydx))
+        self.c = ascontiguousarray(hermite_coefficients(x, dx, y, dydx))
         self.x = x
         self.extrapolate = extrapolate
         self._desc = False
@@ -92,10 +102,10 @@ class CubicHermiteSpline(PPoly):
 
 def _edge_case(h0, h1, m0, m1):
     d = ((2 * h0 + h1) * m0 - h0 * m1) / (h0 + h1)
-    mask = _xp.sign(d) != _xp.sign(m0)
-    mask2 = (_xp.sign(m0) != _xp.sign(m1)) & (_xp.abs(d) > 3.0 * _xp.abs(m0))
-    d = _xp.where(mask, 0.0, d)
-    return _xp.where(~mask & mask2, 3.0 * m0, d)
+    mask = sign(d) != sign(m0)
+    mask2 = (sign(m0) != sign(m1)) & (abs_(d) > 3.0 * abs_(m0))
+    d = where(mask, 0.0, d)
+    return where(~mask & mask2, 3.0 * m0, d)
 
 
 def pchip_slopes(x, y):
@@ -106,18 +116,18 @@ def pchip_slopes(x, y):
     h = (x[1:] - x[:-1])[:, None]
     mk = (y2[1:] - y2[:-1]) / h
     if shape[0] == 2:
-        return _xp.concatenate((mk, mk)).reshape(shape)
-    smk = _xp.sign(mk)
+        return concatenate((mk, mk)).reshape(shape)
+    smk = sign(mk)
     cond = (smk[1:] != smk[:-1]) | (mk[1:] == 0) | (mk[:-1] == 0)
     w1 = 2 * h[1:] + h[:-1]
     w2 = h[1:] + 2 * h[:-1]
-    safe_hi = _xp.where(cond, 1.0, mk[1:])
-    safe_lo = _xp.where(cond, 1.0, mk[:-1])
+    safe_hi = where(cond, 1.0, mk[1:])
+    safe_lo = where(cond, 1.0, mk[:-1])
     whmean = (w1 / safe_lo + w2 / safe_hi) / (w1 + w2)
-    inner = _xp.where(cond, 0.0, 1.0 / whmean)
+    inner = where(cond, 0.0, 1.0 / whmean)
     first = _edge_case(h[0], h[1], mk[0], mk[1])[None]
     last = _edge_case(h[-1], h[-2], mk[-1], mk[-2])[None]
-    return _xp.concatenate((first, inner, last)).reshape(shape)
+    return concatenate((first, inner, last)).reshape(shape)
 
 
 def _real_only(y, name):
@@ -148,25 +158,25 @@ def akima_slopes(x, dx, y, method):
     """Akima's (1970) slopes, or the modified ones ('makima': weights with |m_i + m_{i+1}|)."""
     shape = y.shape
     y2 = y.reshape((shape[0], -1))
-    mk = _xp.diff(y2, axis=0) / dx[:, None]
+    mk = diff(y2, axis=0) / dx[:, None]
     if shape[0] == 2:
-        return _xp.concatenate((mk, mk)).reshape(shape)
+        return concatenate((mk, mk)).reshape(shape)
     m1 = 2.0 * mk[:1] - mk[1:2]
     m0 = 2.0 * m1 - mk[:1]
     mn = 2.0 * mk[-1:] - mk[-2:-1]
     mn1 = 2.0 * mn - mk[-1:]
-    m = _xp.concatenate((m0, m1, mk, mn, mn1))
+    m = concatenate((m0, m1, mk, mn, mn1))
     t = 0.5 * (m[3:] + m[:-3])
-    dm = _xp.abs(_xp.diff(m, axis=0))
+    dm = abs_(diff(m, axis=0))
     if method == "makima":
-        pm = _xp.abs(m[1:] + m[:-1])
+        pm = abs_(m[1:] + m[:-1])
         f1 = dm[2:] + 0.5 * pm[2:]
         f2 = dm[:-2] + 0.5 * pm[:-2]
     else:
         f1, f2 = dm[2:], dm[:-2]
     f12 = f1 + f2
-    ind = f12 > 1e-9 * _xp.max(f12) if f12.size else f12 > 0
-    t = _xp.where(ind, m[1:-2] + (f2 / _xp.where(ind, f12, 1.0)) * (m[2:-1] - m[1:-2]), t)
+    ind = f12 > 1e-9 * max_(f12) if f12.size else f12 > 0
+    t = where(ind, m[1:-2] + (f2 / where(ind, f12, 1.0)) * (m[2:-1] - m[1:-2]), t)
     return t.reshape(shape)
 
 

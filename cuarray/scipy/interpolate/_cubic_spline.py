@@ -7,7 +7,14 @@ from __future__ import annotations
 
 import numpy
 
-from . import _xp
+from ..._creation.basic import zeros
+from ..._logic.truth import all as all_
+from ..._manipulation.dims import broadcast_to
+from ..._manipulation.joining import concatenate
+from ..._math.misc import abs as abs_
+from ..._math.sums import sum as sum_
+from ..._math.sums_scan import diff as diff_
+from . import _inputs
 from ._cubic import CubicHermiteSpline, prepare_input
 from ._tridiag import solve_tridiagonal
 
@@ -18,8 +25,8 @@ def validate_bc(bc_type, y, expected_deriv_shape, axis):
     """SciPy's validation of `bc_type`: ([start, end], y), y complex when a value is complex."""
     if isinstance(bc_type, str):
         if bc_type == "periodic":
-            diff = _xp.abs(y[0] - y[-1]) <= 1e-15 + 1e-15 * _xp.abs(y[-1])
-            if not bool(_xp.all(diff)):
+            diff = abs_(y[0] - y[-1]) <= 1e-15 + 1e-15 * abs_(y[-1])
+            if not bool(all_(diff)):
                 raise ValueError(f"The first and last `y` point along axis {axis} must be identical (within "
                                  "machine precision) when bc_type='periodic'.")
         bc_type = (bc_type, bc_type)
@@ -33,9 +40,9 @@ def validate_bc(bc_type, y, expected_deriv_shape, axis):
     for bc in bc_type:
         if isinstance(bc, str):
             if bc == "clamped":
-                out.append((1, _xp.zeros(expected_deriv_shape)))
+                out.append((1, zeros(expected_deriv_shape)))
             elif bc == "natural":
-                out.append((2, _xp.zeros(expected_deriv_shape)))
+                out.append((2, zeros(expected_deriv_shape)))
             elif bc in ("not-a-knot", "periodic"):
                 out.append(bc)
             else:
@@ -47,7 +54,7 @@ def validate_bc(bc_type, y, expected_deriv_shape, axis):
                 raise ValueError("A specified derivative value must be given in the form (order, value).") from e
             if order not in (1, 2):
                 raise ValueError("The specified derivative order must be 1 or 2.")
-            value = _xp.param(value)
+            value = _inputs.param(value)
             if value.shape != expected_deriv_shape:
                 raise ValueError(f"`deriv_value` shape {value.shape} is not the expected one "
                                  f"{expected_deriv_shape}.")
@@ -70,7 +77,7 @@ def _end_row(bc, x, dx, y2, slope, start):
     order, value = bc
     value = value.reshape(-1)
     if order == 1:
-        return x[0] * 0 + 1, x[0] * 0, _xp.broadcast_to(value, slope[0].shape).astype(slope.dtype)
+        return x[0] * 0 + 1, x[0] * 0, broadcast_to(value, slope[0].shape).astype(slope.dtype)
     if start:
         return 2 * dx[0], dx[0], -0.5 * value * dx[0] ** 2 + 3 * (y2[1] - y2[0])
     return 2 * dx[-1], dx[-1], 0.5 * value * dx[-1] ** 2 + 3 * (y2[-1] - y2[-2])
@@ -92,35 +99,35 @@ def _slopes_open(x, dx, y2, slope, bc):
         one, zero = x[0] * 0 + 1, x[0] * 0
         d0, u0, r0 = one, one, 2 * slope[0]
         dn, ln, rn = one, one, 2 * slope[1]
-    diag = _xp.concatenate((_scalar(d0), 2 * (dx[:-1] + dx[1:]), _scalar(dn)))
-    upper = _xp.concatenate((_scalar(u0), dx[:-1], _scalar(x[0] * 0)))
-    lower = _xp.concatenate((_scalar(x[0] * 0), dx[1:], _scalar(ln)))
+    diag = concatenate((_scalar(d0), 2 * (dx[:-1] + dx[1:]), _scalar(dn)))
+    upper = concatenate((_scalar(u0), dx[:-1], _scalar(x[0] * 0)))
+    lower = concatenate((_scalar(x[0] * 0), dx[1:], _scalar(ln)))
     inner = 3 * (dx[1:, None] * slope[:-1] + dx[:-1, None] * slope[1:])
-    rhs = _xp.concatenate((_row(r0), inner, _row(rn)))
+    rhs = concatenate((_row(r0), inner, _row(rn)))
     return solve_tridiagonal(lower, diag, upper, rhs)
 
 
 def _slopes_periodic(x, dx, y2, slope):
     n = x.shape[0]
     if n == 3:
-        t = _xp.sum(slope / dx[:, None], axis=0) / _xp.sum(1.0 / dx)
-        return _xp.broadcast_to(t, (n,) + t.shape) + 0 * y2
+        t = sum_(slope / dx[:, None], axis=0) / sum_(1.0 / dx)
+        return broadcast_to(t, (n,) + t.shape) + 0 * y2
     # the system of the first n - 2 slopes (SciPy's Ac) with two right-hand sides
-    diag = _xp.concatenate((_scalar(2 * (dx[-1] + dx[0])), 2 * (dx[:-2] + dx[1:-1])))[: n - 2]
-    upper = _xp.concatenate((_scalar(dx[-1]), dx[:-2]))[: n - 2]
+    diag = concatenate((_scalar(2 * (dx[-1] + dx[0])), 2 * (dx[:-2] + dx[1:-1])))[: n - 2]
+    upper = concatenate((_scalar(dx[-1]), dx[:-2]))[: n - 2]
     lower = dx[: n - 2]
-    b = _xp.concatenate((_row(3 * (dx[0] * slope[-1] + dx[-1] * slope[0])),
+    b = concatenate((_row(3 * (dx[0] * slope[-1] + dx[-1] * slope[0])),
                          3 * (dx[1:, None] * slope[:-1] + dx[:-1, None] * slope[1:])))
     r = slope.shape[1]
-    e = _xp.zeros((n - 2, 1), dtype=slope.dtype)
+    e = zeros((n - 2, 1), dtype=slope.dtype)
     e[0] = -dx[0]
     e[-1] = -dx[-3]
-    sols = solve_tridiagonal(lower, diag, upper, _xp.concatenate((b[:-1], e), axis=1))
+    sols = solve_tridiagonal(lower, diag, upper, concatenate((b[:-1], e), axis=1))
     s1, s2 = sols[:, :r], sols[:, r:]
     s_m1 = ((b[-1] - dx[-2] * s1[0] - dx[-1] * s1[-1])
             / (2 * (dx[-1] + dx[-2]) + dx[-2] * s2[0] + dx[-1] * s2[-1]))
     body = s1 + s_m1[None] * s2
-    return _xp.concatenate((body, _row(s_m1), body[:1]))
+    return concatenate((body, _row(s_m1), body[:1]))
 
 
 class CubicSpline(CubicHermiteSpline):
@@ -134,10 +141,10 @@ class CubicSpline(CubicHermiteSpline):
         if extrapolate is None:
             extrapolate = "periodic" if bc[0] == "periodic" else True
         if y.size == 0:
-            s = _xp.zeros(y.shape, dtype=y.dtype)
+            s = zeros(y.shape, dtype=y.dtype)
         else:
             y2 = y.reshape((n, -1))
-            slope = _xp.diff(y2, axis=0) / dx[:, None]
+            slope = diff_(y2, axis=0) / dx[:, None]
             if n == 2:
                 bc = [(1, slope[0]) if b in ("not-a-knot", "periodic") else b for b in bc]
             if bc[0] == "periodic":

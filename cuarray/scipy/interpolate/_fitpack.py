@@ -16,7 +16,12 @@ import warnings
 import numpy
 
 from . import _kernels
-from . import _xp
+from ..._core.transfer import to_host
+from ..._logic.truth import any as any_
+from ..._manipulation.joining import stack
+from ..._math.misc import clip
+from ..._sorting.searching import where
+from . import _inputs
 from ._bspline import BSpline, as_knots
 from ._host import host_scipy
 
@@ -30,7 +35,7 @@ _EXT = {"extrapolate": 0, "zeros": 1, "raise": 2, "const": 3, 0: 0, 1: 1, 2: 2, 
 def _host(v):
     if v is None or isinstance(v, (numpy.ndarray, numpy.generic, int, float, list, tuple)):
         return v
-    return _xp.to_host(_xp.param(v))
+    return to_host(_inputs.param(v))
 
 
 def splrep(x, y, w=None, xb=None, xe=None, k=3, task=0, s=None, t=None, full_output=0, per=0, quiet=1):
@@ -38,25 +43,25 @@ def splrep(x, y, w=None, xb=None, xe=None, k=3, task=0, s=None, t=None, full_out
     coefficients are returned as device arrays."""
     res = host_scipy().splrep(_host(x), _host(y), _host(w), xb, xe, k, task, s, _host(t), full_output, per, quiet)
     tck = res[0] if full_output else res
-    dev = (_xp.param(tck[0]), _xp.param(tck[1]), tck[2])
+    dev = (_inputs.param(tck[0]), _inputs.param(tck[1]), tck[2])
     return (dev,) + tuple(res[1:]) if full_output else dev
 
 
 def _eval(t, c, k, x, der, ext):
     """FITPACK's splev of one coefficient column on the device."""
-    x = _xp.data(x)
+    x = _inputs.data(x)
     shape = x.shape
     xf = x.reshape(-1).astype(_F8)
     n = t.shape[0] - k - 1
-    lo, hi = (float(v) for v in _xp.to_host(_xp.stack((t[k], t[n]))))
+    lo, hi = (float(v) for v in to_host(stack((t[k], t[n]))))
     if ext == 3 and der == 0:  # (FITPACK's splder extrapolates derivatives under ext=3)
-        xf = _xp.clip(xf, lo, hi)
+        xf = clip(xf, lo, hi)
     outside = (xf < lo) | (xf > hi)
-    if ext == 2 and xf.shape[0] and bool(_xp.any(outside)):
+    if ext == 2 and xf.shape[0] and bool(any_(outside)):
         raise ValueError("Found x value not in the domain")
     vals = _kernels.ndbspline_eval([t], [k], c[:n].reshape((n, 1)), xf[:, None], [int(der)], True, _F8)[:, 0]
     if ext == 1:
-        vals = _xp.where(outside, 0.0, vals)
+        vals = where(outside, 0.0, vals)
     return vals.reshape(shape)
 
 
@@ -76,7 +81,7 @@ def splev(x, tck, der=0, ext=0):
         raise ValueError(f"0<=der={der}<=k={k} must hold")
     if ext not in (0, 1, 2, 3):
         raise ValueError(f"ext = {ext} not in (0, 1, 2, 3) ")
-    return _eval(as_knots(t), _xp.param(c).astype(_F8), int(k), x, der, ext)
+    return _eval(as_knots(t), _inputs.param(c).astype(_F8), int(k), x, der, ext)
 
 
 def splint(a, b, tck, full_output=0):
@@ -91,11 +96,11 @@ def splint(a, b, tck, full_output=0):
                           stacklevel=2)
         return tck.integrate(a, b, extrapolate=False)
     t, c, k = tck
-    spl = BSpline.construct_fast(as_knots(t), _xp.param(c).astype(_F8), int(k), False)
+    spl = BSpline.construct_fast(as_knots(t), _inputs.param(c).astype(_F8), int(k), False)
     value = spl.integrate(a, b, extrapolate=False)
     if full_output:
         _, wrk = host_scipy().splint(a, b, (_host(t), _host(c), int(k)), full_output=1)
-        return value, (None if wrk is None else _xp.param(wrk))  # SciPy 1.18 gives None in place of wrk
+        return value, (None if wrk is None else _inputs.param(wrk))  # SciPy 1.18 gives None in place of wrk
     return value
 
 
@@ -107,7 +112,7 @@ def sproot(tck, mest=10):
         tck = tck.tck
     t, c, k = tck
     c = c if isinstance(c, (list, tuple)) else _host(c)
-    return _xp.param(host_scipy().sproot((_host(t), c, int(k)), mest))
+    return _inputs.param(host_scipy().sproot((_host(t), c, int(k)), mest))
 
 
 class UnivariateSpline:
@@ -121,7 +126,7 @@ class UnivariateSpline:
     def _set(self, host):
         self._host_spline = host
         t, c, k = host._eval_args
-        self._tck = (_xp.param(t), _xp.param(c), int(k))
+        self._tck = (_inputs.param(t), _inputs.param(c), int(k))
         self.ext = host.ext
 
     @classmethod
@@ -139,10 +144,10 @@ class UnivariateSpline:
         return _eval(t, c, k, x, nu, _EXT[ext])
 
     def get_knots(self):
-        return _xp.param(self._host_spline.get_knots())
+        return _inputs.param(self._host_spline.get_knots())
 
     def get_coeffs(self):
-        return _xp.param(self._host_spline.get_coeffs())
+        return _inputs.param(self._host_spline.get_coeffs())
 
     def get_residual(self):
         return self._host_spline.get_residual()
@@ -151,10 +156,10 @@ class UnivariateSpline:
         return self._host_spline.integral(a, b)
 
     def derivatives(self, x):
-        return _xp.param(self._host_spline.derivatives(x))
+        return _inputs.param(self._host_spline.derivatives(x))
 
     def roots(self):
-        return _xp.param(self._host_spline.roots())
+        return _inputs.param(self._host_spline.roots())
 
     def derivative(self, n=1):
         return self._wrap(self._host_spline.derivative(n))
@@ -186,6 +191,6 @@ class LSQUnivariateSpline(UnivariateSpline):
 def tensor_eval(t, degrees, c, ends, xs, ys, dx, dy, shape):
     """FITPACK's bispev/parder on the device: coordinates clamped to the knot range, one pass."""
     (x0, x1), (y0, y1) = ends
-    pts = _xp.stack((_xp.clip(xs, x0, x1).reshape(-1), _xp.clip(ys, y0, y1).reshape(-1)), axis=-1)
+    pts = stack((clip(xs, x0, x1).reshape(-1), clip(ys, y0, y1).reshape(-1)), axis=-1)
     out = _kernels.ndbspline_eval(t, degrees, c, pts, (int(dx), int(dy)), True, _F8)
     return out.reshape(shape)

@@ -16,7 +16,15 @@ from __future__ import annotations
 
 import numpy
 
-from . import _xp
+from ..._core.transfer import to_host
+from ..._creation.basic import zeros
+from ..._logic.truth import all as all_
+from ..._manipulation.dims import broadcast_to
+from ..._manipulation.joining import stack
+from ..._math.sums_scan import diff
+from ..._sorting.searching import where
+from ..._statistics.order import max as max_, min as min_
+from . import _inputs
 from ._fitpack import _host, tensor_eval  # (_host: a fit argument's host copy, as the 1-D fits')
 from ._host import host_scipy
 
@@ -40,13 +48,13 @@ def _pardtc_axis(c, t, k, nu, axis):
         kk = k - step
         n = c.shape[axis]
         den = t[step + kk + 1:step + kk + n] - t[step + 1:step + n]
-        keep = _xp.param(den <= 0)
-        span = _xp.param(numpy.where(den > 0, den, 1.0))
+        keep = _inputs.param(den <= 0)
+        span = _inputs.param(numpy.where(den > 0, den, 1.0))
         if axis == 1:
             c0, c1, keep, span = c[:, :-1], c[:, 1:], keep[None, :], span[None, :]
         else:
             c0, c1, keep, span = c[:-1], c[1:], keep[:, None], span[:, None]
-        c = _xp.where(keep, c0, (c1 - c0) * float(kk) / span)
+        c = where(keep, c0, (c1 - c0) * float(kk) / span)
     return c
 
 
@@ -63,14 +71,14 @@ class _BivariateSplineBase:
         return self
 
     def _set_tck(self, tx, ty, c, kx, ky):
-        tx, ty = _xp.param(tx).astype(_F8), _xp.param(ty).astype(_F8)
+        tx, ty = _inputs.param(tx).astype(_F8), _inputs.param(ty).astype(_F8)
         kx, ky = int(kx), int(ky)
         self.degrees = (kx, ky)
         nx, ny = tx.shape[0] - kx - 1, ty.shape[0] - ky - 1
-        c = _xp.param(c)
+        c = _inputs.param(c)
         self.tck = (tx, ty, c)
         self._grid = c.astype(_F8)[:nx * ny].reshape((nx, ny, 1))
-        ends = _xp.to_host(_xp.stack((tx[kx], tx[nx], ty[ky], ty[ny])))  # the base box: 4 host numbers
+        ends = to_host(stack((tx[kx], tx[nx], ty[ky], ty[ny])))  # the base box: 4 host numbers
         self._ends = [(float(ends[0]), float(ends[1])), (float(ends[2]), float(ends[3]))]
 
     def _set_fit(self, host):
@@ -93,23 +101,23 @@ class _BivariateSplineBase:
 
     def __call__(self, x, y, dx=0, dy=0, grid=True):
         """See `scipy.interpolate.BivariateSpline.__call__`: device points, one evaluation pass."""
-        x, y = _xp.data(x).astype(_F8), _xp.data(y).astype(_F8)
+        x, y = _inputs.data(x).astype(_F8), _inputs.data(y).astype(_F8)
         squeeze = x.ndim == 0 and y.ndim == 0
         if grid:
             x, y = x.reshape(-1), y.reshape(-1)
             shape = (x.shape[0], y.shape[0])
             if 0 in shape:
-                return _xp.zeros(shape, dtype=self.tck[2].dtype)
+                return zeros(shape, dtype=self.tck[2].dtype)
             for name, v in (("x", x), ("y", y)):
-                if v.shape[0] >= 2 and not bool(_xp.all(_xp.diff(v) >= 0.0)):
+                if v.shape[0] >= 2 and not bool(all_(diff(v) >= 0.0)):
                     raise ValueError(f"{name} must be strictly increasing when `grid` is True")
-            xs, ys = _xp.broadcast_to(x[:, None], shape), _xp.broadcast_to(y[None, :], shape)
+            xs, ys = broadcast_to(x[:, None], shape), broadcast_to(y[None, :], shape)
         else:
             x, y = x.reshape(x.shape or (1,)), y.reshape(y.shape or (1,))
             shape = numpy.broadcast_shapes(x.shape, y.shape)
             if 0 in shape:
-                return _xp.zeros(shape, dtype=self.tck[2].dtype)
-            xs, ys = _xp.broadcast_to(x, shape), _xp.broadcast_to(y, shape)
+                return zeros(shape, dtype=self.tck[2].dtype)
+            xs, ys = broadcast_to(x, shape), broadcast_to(y, shape)
         kx, ky = self.degrees
         if (dx or dy) and not (0 <= dx < kx and 0 <= dy < ky):
             raise ValueError(f"Error code returned by {'parder' if grid else 'pardeu'}: 10")
@@ -127,7 +135,7 @@ class _BivariateSplineBase:
         if not (dx < kx and dy < ky):
             raise ValueError("order of derivative must be less than degree of spline")
         tx, ty = self.tck[0], self.tck[1]
-        htx, hty = numpy.asarray(_xp.to_host(tx)), numpy.asarray(_xp.to_host(ty))  # the knots: a few numbers
+        htx, hty = numpy.asarray(to_host(tx)), numpy.asarray(to_host(ty))  # the knots: a few numbers
         c = self._grid[..., 0]
         c = _pardtc_axis(c, htx, kx, dx, 0)
         c = _pardtc_axis(c, hty, ky, dy, 1)
@@ -147,8 +155,8 @@ class BivariateSpline(_BivariateSplineBase):
         """See `scipy.interpolate.BivariateSpline.integral` (host work, a Python float)."""
         tx, ty, _ = self.tck
         kx, ky = self.degrees
-        htx, hty = numpy.asarray(_xp.to_host(tx)), numpy.asarray(_xp.to_host(ty))
-        c = numpy.asarray(_xp.to_host(self._grid[..., 0]))
+        htx, hty = numpy.asarray(to_host(tx)), numpy.asarray(to_host(ty))
+        c = numpy.asarray(to_host(self._grid[..., 0]))
         # FITPACK's dblint: the integrals of the B-splines over the intervals clipped to the base
         # box (fpintb), every basis function at once (the identity's columns), against the coefficients
         bspline = host_scipy().BSpline
@@ -205,9 +213,9 @@ class SphereBivariateSpline(_BivariateSplineBase):
 
     def __call__(self, theta, phi, dtheta=0, dphi=0, grid=True):
         """See `scipy.interpolate.SmoothSphereBivariateSpline.__call__`."""
-        theta = _xp.data(theta)
+        theta = _inputs.data(theta)
         if theta.size > 0:
-            lo, hi = (float(v) for v in _xp.to_host(_xp.stack((_xp.min(theta), _xp.max(theta)))))
+            lo, hi = (float(v) for v in to_host(stack((min_(theta), max_(theta)))))
             if lo < 0.0 or hi > numpy.pi:
                 raise ValueError("requested theta out of bounds.")
         return _BivariateSplineBase.__call__(self, theta, phi, dx=dtheta, dy=dphi, grid=grid)
@@ -218,9 +226,9 @@ class SphereBivariateSpline(_BivariateSplineBase):
 
 
 def _check_phi(phi):
-    phi = _xp.data(phi)
+    phi = _inputs.data(phi)
     if phi.size > 0:
-        lo, hi = (float(v) for v in _xp.to_host(_xp.stack((_xp.min(phi), _xp.max(phi)))))
+        lo, hi = (float(v) for v in to_host(stack((min_(phi), max_(phi)))))
         if lo < 0.0 or hi > 2.0 * numpy.pi:
             raise ValueError("requested phi out of bounds.")
     return phi

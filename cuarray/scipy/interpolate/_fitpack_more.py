@@ -7,7 +7,10 @@ from __future__ import annotations
 
 import numpy
 
-from . import _xp
+from ..._core.transfer import to_host
+from ..._manipulation.dims import broadcast_to
+from ..._manipulation.joining import stack
+from . import _inputs
 from ._bspline import BSpline
 from ._fitpack import tensor_eval
 from ._host import host_scipy
@@ -25,19 +28,19 @@ def _host(v):
         return type(v)(_host(u) for u in v)
     if isinstance(v, BSpline):
         return host_scipy().BSpline(_host(v.t), _host(v.c), v.k, v.extrapolate, v.axis)
-    return _xp.to_host(_xp.param(v))
+    return to_host(_inputs.param(v))
 
 
 def _device(v):
     """Device copies of a host result: arrays, lists/tuples of them, SciPy BSplines."""
     if isinstance(v, numpy.ndarray):
-        return _xp.param(v)
+        return _inputs.param(v)
     if isinstance(v, list):
         return [_device(u) for u in v]
     if isinstance(v, tuple):
         return tuple(_device(u) for u in v)
     if type(v).__name__ == "BSpline":
-        return BSpline.construct_fast(_xp.param(v.t), _xp.param(v.c), v.k, v.extrapolate, v.axis)
+        return BSpline.construct_fast(_inputs.param(v.t), _inputs.param(v.c), v.k, v.extrapolate, v.axis)
     return v
 
 
@@ -71,23 +74,23 @@ def bisplev(x, y, tck, dx=0, dy=0):
     """See `scipy.interpolate.bisplev`: the grid of x by y evaluated on the device (coordinates
     clamped to the knot range, as FITPACK's bispev)."""
     tx, ty, c, kx, ky = tck
-    tx, ty = _xp.param(tx).astype(_F8), _xp.param(ty).astype(_F8)
+    tx, ty = _inputs.param(tx).astype(_F8), _inputs.param(ty).astype(_F8)
     if not (0 <= dx < kx) and dx:
         raise ValueError(f"0 <= dx = {dx} < kx = {kx} must hold")
     if not (0 <= dy < ky) and dy:
         raise ValueError(f"0 <= dy = {dy} < ky = {ky} must hold")
-    x, y = _xp.data(x).astype(_F8), _xp.data(y).astype(_F8)
+    x, y = _inputs.data(x).astype(_F8), _inputs.data(y).astype(_F8)
     if x.ndim > 1 or y.ndim > 1:
         raise ValueError("First two entries should be rank-1 arrays.")
     x, y = x.reshape(-1), y.reshape(-1)
     nx, ny = tx.shape[0] - kx - 1, ty.shape[0] - ky - 1
-    ends = [(float(v) for v in _xp.to_host(_xp.stack((tx[kx], tx[nx])))),
-            (float(v) for v in _xp.to_host(_xp.stack((ty[ky], ty[ny]))))]
+    ends = [(float(v) for v in to_host(stack((tx[kx], tx[nx])))),
+            (float(v) for v in to_host(stack((ty[ky], ty[ny]))))]
     ends = [tuple(e) for e in ends]
-    cc = _xp.param(c).astype(_F8)[:nx * ny].reshape((nx, ny, 1))
+    cc = _inputs.param(c).astype(_F8)[:nx * ny].reshape((nx, ny, 1))
     shape = (x.shape[0], y.shape[0])
-    xs = _xp.broadcast_to(x[:, None], shape)
-    ys = _xp.broadcast_to(y[None, :], shape)
+    xs = broadcast_to(x[:, None], shape)
+    ys = broadcast_to(y[None, :], shape)
     z = tensor_eval((tx, ty), (int(kx), int(ky)), cc, ends, xs, ys, dx, dy, shape)
     if z.shape[0] > 1:
         return z
@@ -112,4 +115,4 @@ def generate_knots(x, y, *, w=None, xb=None, xe=None, k=3, s=0, nest=None, bc_ty
     """See `scipy.interpolate.generate_knots` (host work; each knot vector a device array)."""
     for t in host_scipy().generate_knots(_host(x), _host(y), w=_host(w), xb=xb, xe=xe, k=k, s=s, nest=nest,
                                          bc_type=bc_type):
-        yield _xp.param(t)
+        yield _inputs.param(t)

@@ -12,7 +12,21 @@ import numpy
 
 from . import _kernels
 from . import _linear
-from . import _xp
+from ..._core.transfer import to_host
+from ..._creation.basic import empty
+from ..._creation.from_data import ascontiguousarray
+from ..._indexing.inserting import take
+from ..._logic.truth import any as any_
+from ..._manipulation.joining import concatenate, stack
+from ..._manipulation.transpose import moveaxis
+from ..._math.floating import nextafter
+from ..._math.misc import clip
+from ..._math.sums_scan import diff
+from ..._sorting.searching import where
+from ..._sorting.searchsorted import searchsorted
+from ..._sorting.sorting import argsort
+from ..._statistics.order import max as max_, min as min_
+from . import _inputs
 from ._cubic_spline import CubicSpline
 from ._make import make_interp_spline
 from ._ppoly import PPoly
@@ -53,14 +67,14 @@ class interp1d:  # noqa: N801 (SciPy's name)
             order, kind = kind, "spline"
         elif kind not in ("linear", "nearest", "nearest-up", "previous", "next"):
             raise NotImplementedError(f"{kind} is unsupported: Use fitpack routines for other types.")
-        x = _xp.param(x)
-        y = _xp.values(y)
+        x = _inputs.param(x)
+        y = _inputs.values(y)
         x = x.copy() if copy else x
         y = y.copy() if copy else y
         if not assume_sorted and x.ndim == 1:
-            ind = _xp.argsort(x, kind="stable")
+            ind = argsort(x, kind="stable")
             x = x[ind]
-            y = _xp.take(y, ind, axis=axis)
+            y = take(y, ind, axis=axis)
         if x.ndim != 1:
             raise ValueError("the x array must have exactly one dimension.")
         if y.ndim == 0:
@@ -72,7 +86,7 @@ class interp1d:  # noqa: N801 (SciPy's name)
             raise ValueError("x and y arrays must be equal in length along interpolation axis.")
         self.y = y
         self._y_extra_shape = y.shape[:self.axis] + y.shape[self.axis + 1:]
-        self._y = _xp.moveaxis(y, self.axis, 0).reshape((x.shape[0], -1))
+        self._y = moveaxis(y, self.axis, 0).reshape((x.shape[0], -1))
         self.x = x
         self._kind = kind
         minval = 1
@@ -82,11 +96,11 @@ class interp1d:  # noqa: N801 (SciPy's name)
             self.x_bds = half[1:] + half[:-1]
         elif kind in ("previous", "next"):
             self._side, self._ind = ("left", 0) if kind == "previous" else ("right", 1)
-            self._x_shift = _xp.nextafter(x.astype(_F8) if x.dtype.kind != "f" else x,
+            self._x_shift = nextafter(x.astype(_F8) if x.dtype.kind != "f" else x,
                                           -numpy.inf if kind == "previous" else numpy.inf)
             if _do_extrapolate(fill_value):
                 self._check_and_update_bounds_error_for_extrapolation()
-                end = _xp.to_host(_xp.take(self.y, -1 if kind == "previous" else 0, axis=self.axis))
+                end = to_host(take(self.y, -1 if kind == "previous" else 0, axis=self.axis))
                 fill_value = (numpy.nan, end) if kind == "previous" else (end, numpy.nan)
         elif kind == "spline":
             minval = order + 1
@@ -106,7 +120,7 @@ class interp1d:  # noqa: N801 (SciPy's name)
         dt = _linear.pair_dtype(self.x.dtype, self._y.dtype, self._y.shape[1])
         if dt is None or self.x.shape[0] < 2:
             return None
-        return _xp.ascontiguousarray(_xp.stack((self.x.astype(dt), self._y[:, 0]), axis=1))
+        return ascontiguousarray(stack((self.x.astype(dt), self._y[:, 0]), axis=1))
 
     def _build_spline(self, order):
         xf = self.x.astype(_F8)
@@ -116,10 +130,10 @@ class interp1d:  # noqa: N801 (SciPy's name)
         if order not in (0, 1):  # (the collocation solve of other orders is host work: _make)
             return make_interp_spline(xf, y, k=order, check_finite=False)
         if order == 1:
-            slope = _xp.diff(y, axis=0) / _xp.diff(xf)[:, None]
-            return PPoly.construct_fast(_xp.stack((slope, y[:-1])), xf, True)
+            slope = diff(y, axis=0) / diff(xf)[:, None]
+            return PPoly.construct_fast(stack((slope, y[:-1])), xf, True)
         # make_interp_spline(k=0)'s knots end with x[-1] twice: y[-1] from x[-1] on
-        return PPoly.construct_fast(y[None], _xp.concatenate((xf, xf[-1:])), True)
+        return PPoly.construct_fast(y[None], concatenate((xf, xf[-1:])), True)
 
     @property
     def fill_value(self):
@@ -153,7 +167,7 @@ class interp1d:  # noqa: N801 (SciPy's name)
 
     def __call__(self, x):
         """See `scipy.interpolate.interp1d.__call__`."""
-        x = _xp.data(x)
+        x = _inputs.data(x)
         if x.dtype.kind not in "fc":
             x = x.astype(_F8)
         x_shape = x.shape
@@ -172,7 +186,7 @@ class interp1d:  # noqa: N801 (SciPy's name)
             return None
         key = numpy.dtype(dtype)
         if key not in self._fill_dev:
-            self._fill_dev[key] = tuple(_xp.param(numpy.asarray(v).astype(dtype))
+            self._fill_dev[key] = tuple(_inputs.param(numpy.asarray(v).astype(dtype))
                                         for v in (self._fill_below, self._fill_above))
         return self._fill_dev[key]
 
@@ -181,7 +195,7 @@ class interp1d:  # noqa: N801 (SciPy's name)
         if self._extrapolate:
             if "none" not in self._fill_dev:
                 ncols = self._y.shape[1] * (2 if out_dt.kind == "c" else 1)
-                self._fill_dev["none"] = (_xp.empty(max(ncols, 1)),) * 2
+                self._fill_dev["none"] = (empty(max(ncols, 1)),) * 2
             return self._fill_dev["none"]
         below, above = self._fills(numpy.complex128 if out_dt.kind == "c" else _F8)
         if out_dt.kind == "c":  # the float view's columns: (re, im) pairs
@@ -210,16 +224,16 @@ class interp1d:  # noqa: N801 (SciPy's name)
         if self._kind == "spline":
             y_new = self._spline(xq)
         elif self._kind in ("nearest", "nearest-up"):
-            idx = _xp.clip(_xp.searchsorted(self.x_bds, xq, side=self._side), 0, self.x.shape[0] - 1)
+            idx = clip(searchsorted(self.x_bds, xq, side=self._side), 0, self.x.shape[0] - 1)
             y_new = self._y[idx]
         else:
-            idx = _xp.searchsorted(self._x_shift, xq, side=self._side)
-            idx = _xp.clip(idx, 1 - self._ind, self.x.shape[0] - self._ind)
+            idx = searchsorted(self._x_shift, xq, side=self._side)
+            idx = clip(idx, 1 - self._ind, self.x.shape[0] - self._ind)
             y_new = self._y[idx + self._ind - 1]
         fills = self._fills(y_new.dtype)
         if fills is not None and y_new.shape[0] > 0:
-            y_new = _xp.where((xq < self.x[0])[:, None], fills[0][None], y_new)
-            y_new = _xp.where((xq > self.x[-1])[:, None], fills[1][None], y_new)
+            y_new = where((xq < self.x[0])[:, None], fills[0][None], y_new)
+            y_new = where((xq > self.x[-1])[:, None], fills[1][None], y_new)
         return y_new
 
     def _check_bounds(self, xq):
@@ -228,21 +242,21 @@ class interp1d:  # noqa: N801 (SciPy's name)
         # host work: SciPy raises naming the first offending value. The common case (all inside)
         # costs two reductions and one read of four numbers; only a NaN or an offender takes the
         # exact path (a NaN is never out of bounds, but it hides the extremes from min/max).
-        x0, x1 = (float(v) for v in _xp.to_host(_xp.stack((self.x[0], self.x[-1])).astype(_F8)))
-        lo, hi = (float(v) for v in _xp.to_host(_xp.stack((_xp.min(xq), _xp.max(xq))).astype(_F8)))
+        x0, x1 = (float(v) for v in to_host(stack((self.x[0], self.x[-1])).astype(_F8)))
+        lo, hi = (float(v) for v in to_host(stack((min_(xq), max_(xq))).astype(_F8)))
         if lo >= x0 and hi <= x1:
             return
         below, above = xq < self.x[0], xq > self.x[-1]
-        flags = _xp.to_host(_xp.stack((_xp.any(below), _xp.any(above))))
+        flags = to_host(stack((any_(below), any_(above))))
         if flags[0]:
-            v = _xp.to_host(xq[below][:1])[0]
+            v = to_host(xq[below][:1])[0]
             raise ValueError(f"A value ({v}) in x_new is below the interpolation range's minimum value ({x0}).")
         if flags[1]:
-            v = _xp.to_host(xq[above][:1])[0]
+            v = to_host(xq[above][:1])[0]
             raise ValueError(f"A value ({v}) in x_new is above the interpolation range's maximum value ({x1}).")
 
 
 def _host(v):
     """A fill value as a NumPy array (device arrays are copied back: they are a few values)."""
     return v if isinstance(v, (numpy.ndarray, numpy.generic, float, int, complex)) else (
-        numpy.asarray(v) if isinstance(v, (list, tuple)) else _xp.to_host(v))
+        numpy.asarray(v) if isinstance(v, (list, tuple)) else to_host(v))

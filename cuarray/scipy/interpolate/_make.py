@@ -15,7 +15,16 @@ from __future__ import annotations
 import numpy
 from numpy.lib.array_utils import normalize_axis_index
 
-from . import _xp
+from ..._core.transfer import to_host
+from ..._creation.from_data import ascontiguousarray
+from ..._logic.content import isfinite
+from ..._logic.truth import all as all_
+from ..._manipulation.joining import concatenate, stack
+from ..._manipulation.transpose import moveaxis
+from ..._math.misc import clip
+from ..._math.sums_scan import diff
+from ..._sorting.searchsorted import searchsorted
+from . import _inputs
 from ._bspline import BSpline
 from ._cubic_spline import CubicSpline
 from ._host import host_scipy
@@ -30,11 +39,11 @@ def _host(v):
         return v
     if isinstance(v, (list, tuple)):
         return type(v)(_host(u) for u in v)
-    return _xp.to_host(v)
+    return to_host(v)
 
 
 def _device(b, axis=0):
-    return BSpline.construct_fast(_xp.param(b.t), _xp.param(b.c), b.k, b.extrapolate, axis)
+    return BSpline.construct_fast(_inputs.param(b.t), _inputs.param(b.c), b.k, b.extrapolate, axis)
 
 
 def _cubic_bc(bc_type):
@@ -63,7 +72,7 @@ def _blossom_coefficients(x, t, pp):
     """B-spline coefficients (nt, ...) of the cubic spline `pp` on knots t: each the blossom of the
     piece under knot t[i + 2] at (t[i + 1], t[i + 2], t[i + 3])."""
     nt = t.shape[0] - 4
-    j = _xp.clip(_xp.searchsorted(x, t[2:2 + nt], side="right") - 1, 0, x.shape[0] - 2)
+    j = clip(searchsorted(x, t[2:2 + nt], side="right") - 1, 0, x.shape[0] - 2)
     shape = (nt,) + (1,) * (pp.c.ndim - 2)
     s1, s2, s3 = ((t[o:o + nt] - x[j]).reshape(shape) for o in (1, 2, 3))
     a, b, c, d = (pp.c[p][j] for p in range(4))
@@ -73,8 +82,8 @@ def _blossom_coefficients(x, t, pp):
 def _cubic_knots(x, not_a_knot):
     ends = (x[:1], x[-1:])
     if not_a_knot:
-        return _xp.concatenate((ends[0], ends[0], ends[0], ends[0], x[2:-2], ends[1], ends[1], ends[1], ends[1]))
-    return _xp.concatenate((ends[0], ends[0], ends[0], x, ends[1], ends[1], ends[1]))
+        return concatenate((ends[0], ends[0], ends[0], ends[0], x[2:-2], ends[1], ends[1], ends[1], ends[1]))
+    return concatenate((ends[0], ends[0], ends[0], x, ends[1], ends[1], ends[1]))
 
 
 def make_interp_spline(x, y, k=3, t=None, bc_type=None, axis=0, check_finite=True):
@@ -84,16 +93,16 @@ def make_interp_spline(x, y, k=3, t=None, bc_type=None, axis=0, check_finite=Tru
     k = int(k)
     cubic_bc = _cubic_bc(bc_type) if k == 3 and t is None else None
     simple = (k in (0, 1) and t is None and bc_type is None) or cubic_bc is not None
-    xd, yd = _xp.param(x), _xp.values(y)
+    xd, yd = _inputs.param(x), _inputs.values(y)
     if simple and xd.ndim == 1 and yd.ndim >= 1 and xd.dtype.kind in "fiu" and yd.dtype.kind in "fiuc":
         axis = normalize_axis_index(axis, yd.ndim)
         xd = xd.astype(_F8)
-        ym = _xp.moveaxis(yd, axis, 0)
+        ym = moveaxis(yd, axis, 0)
         n = xd.shape[0]
         ok = n == ym.shape[0] and n >= 2 and (cubic_bc != "not-a-knot" or n >= 4)
         if ok:
-            checks = _xp.to_host(_xp.stack((_xp.all(_xp.diff(xd) > 0), _xp.all(_xp.isfinite(xd)),
-                                            _xp.all(_xp.isfinite(ym)))))
+            checks = to_host(stack((all_(diff(xd) > 0), all_(isfinite(xd)),
+                                            all_(isfinite(ym)))))
             ok = bool(checks[0]) and (not check_finite or (bool(checks[1]) and bool(checks[2])))
         if ok:
             return _make_simple(xd, ym, k, cubic_bc, axis)
@@ -106,19 +115,19 @@ def _make_simple(x, y, k, cubic_bc, axis):
     dt = numpy.complex128 if y.dtype.kind == "c" else _F8
     y = y.astype(dt)
     if k == 0:
-        return BSpline.construct_fast(_xp.concatenate((x, x[-1:])), _xp.ascontiguousarray(y), 0, True, axis)
+        return BSpline.construct_fast(concatenate((x, x[-1:])), ascontiguousarray(y), 0, True, axis)
     if k == 1:
-        return BSpline.construct_fast(_xp.concatenate((x[:1], x, x[-1:])), _xp.ascontiguousarray(y), 1, True, axis)
+        return BSpline.construct_fast(concatenate((x[:1], x, x[-1:])), ascontiguousarray(y), 1, True, axis)
     pp = CubicSpline(x, y, axis=0, bc_type=cubic_bc)
     t = _cubic_knots(x, cubic_bc == "not-a-knot")
     c = _blossom_coefficients(x, t, pp)
-    return BSpline.construct_fast(t, _xp.ascontiguousarray(c), 3, True, axis)
+    return BSpline.construct_fast(t, ascontiguousarray(c), 3, True, axis)
 
 
 def make_lsq_spline(x, y, t, k=3, w=None, axis=0, check_finite=True, *, method="qr"):
     """See `scipy.interpolate.make_lsq_spline`: host work (SciPy's banded least-squares solve on
     host copies); the returned spline lives and evaluates on the device."""
-    y = _xp.values(y)  # the data fitted: on the device or a Python literal (docs/scipy.md, "Host inputs")
+    y = _inputs.values(y)  # the data fitted: on the device or a Python literal (docs/scipy.md, "Host inputs")
     b = host_scipy().make_lsq_spline(_host(x), _host(y), _host(t), k, _host(w), axis, check_finite, method=method)
     return _device(b, b.axis)
 
@@ -126,6 +135,6 @@ def make_lsq_spline(x, y, t, k=3, w=None, axis=0, check_finite=True, *, method="
 def make_smoothing_spline(x, y, w=None, lam=None, *, axis=0):
     """See `scipy.interpolate.make_smoothing_spline`: host work (SciPy's penalised fit and its GCV
     search for `lam`); the returned spline lives and evaluates on the device."""
-    y = _xp.values(y)  # the data fitted: on the device or a Python literal (docs/scipy.md, "Host inputs")
+    y = _inputs.values(y)  # the data fitted: on the device or a Python literal (docs/scipy.md, "Host inputs")
     b = host_scipy().make_smoothing_spline(_host(x), _host(y), _host(w), lam, axis=axis)
     return _device(b, b.axis)

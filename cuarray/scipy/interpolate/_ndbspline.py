@@ -9,7 +9,10 @@ import operator
 import numpy
 
 from . import _kernels
-from . import _xp
+from ..._core.transfer import to_host
+from ..._creation.from_data import ascontiguousarray
+from ...sparse._format_csr import csr_array
+from . import _inputs
 from ._bspline import as_knots
 from ._host import host_scipy
 
@@ -33,7 +36,7 @@ def check_knots(k, t_tpl):
         raise ValueError(f"len(t) = {len(t_tpl)} != {len(k) = }.")
     for d in range(ndim):
         td = t_tpl[d] if isinstance(t_tpl[d], numpy.ndarray) else (
-            numpy.asarray(t_tpl[d]) if isinstance(t_tpl[d], (list, tuple)) else _xp.to_host(_xp.param(t_tpl[d])))
+            numpy.asarray(t_tpl[d]) if isinstance(t_tpl[d], (list, tuple)) else to_host(_inputs.param(t_tpl[d])))
         kd = k[d]
         n = td.shape[0] - kd - 1
         if kd < 0:
@@ -59,7 +62,7 @@ class NdBSpline:
         self._k = check_knots(k, t)
         self._t = tuple(as_knots(td) for td in t)
         self.extrapolate = True if extrapolate is None else bool(extrapolate)
-        c = _xp.param(c)
+        c = _inputs.param(c)
         ndim = len(self._t)
         if c.ndim < ndim:
             raise ValueError(f"Coefficients must be at least {ndim}-dimensional.")
@@ -70,7 +73,7 @@ class NdBSpline:
                                  f"{c.shape[d]} coefficients for {self._t[d].shape[0]} knots, need at least {n} "
                                  f"for k={k}.")
         dt = _C16 if c.dtype.kind == "c" else _F8
-        self._c = _xp.ascontiguousarray(c.astype(dt) if c.dtype != dt else c)
+        self._c = ascontiguousarray(c.astype(dt) if c.dtype != dt else c)
 
     @property
     def k(self):
@@ -97,7 +100,7 @@ class NdBSpline:
             if any(nu < 0):
                 raise ValueError(f"derivatives must be non-negative, got {nu = }")
             nu = tuple(int(v) for v in nu)
-        xi = _xp.data(xi)
+        xi = _inputs.data(xi)
         if xi.dtype.kind == "c":
             raise TypeError("xi must be real")
         xi_shape = xi.shape
@@ -115,5 +118,5 @@ class NdBSpline:
         """See `scipy.interpolate.NdBSpline.design_matrix`: host work (SciPy's), the matrix
         returned as a `cuarray.sparse.csr_array`."""
         host = host_scipy().NdBSpline.design_matrix(
-            _xp.to_host(_xp.data(xvals)), tuple(_xp.to_host(as_knots(td)) for td in t), k, extrapolate)
-        return _xp.csr_array((_xp.param(host.data), _xp.param(host.indices), _xp.param(host.indptr)), shape=host.shape)
+            to_host(_inputs.data(xvals)), tuple(to_host(as_knots(td)) for td in t), k, extrapolate)
+        return csr_array((_inputs.param(host.data), _inputs.param(host.indices), _inputs.param(host.indptr)), shape=host.shape)

@@ -16,7 +16,15 @@ import numpy
 
 from ..spatial import Delaunay, KDTree
 from ..spatial._delaunay import from_scipy, host_qhull, is_scipy_delaunay
-from . import _xp
+from ..._core.transfer import to_host
+from ..._indexing.inserting import take
+from ..._logic.content import isfinite
+from ..._manipulation.joining import concatenate
+from ..._math.sums import sum as sum_
+from ..._sorting.searching import where
+from ..._sorting.sorting import argsort
+from ..._statistics.order import max as max_, min as min_
+from . import _inputs
 from ._host import host_scipy
 from ._interp1d import interp1d
 from ._rgi import ndim_coords
@@ -30,8 +38,8 @@ _C16 = numpy.dtype(numpy.complex128)
 def _points(points):
     """Data points (n, ndim) from an array or a tuple of coordinate arrays (host ones copied)."""
     if isinstance(points, tuple):
-        return ndim_coords(tuple(_xp.values(p) for p in points), None)
-    return ndim_coords(_xp.values(points), None)
+        return ndim_coords(tuple(_inputs.values(p) for p in points), None)
+    return ndim_coords(_inputs.values(points), None)
 
 
 def _given_triangulation(points):
@@ -54,10 +62,10 @@ def _set_points(self, points, rescale):
         return tri
     points = _points(points).astype(_F8)
     if rescale:
-        self.offset = _xp.sum(points, axis=0) / points.shape[0]
+        self.offset = sum_(points, axis=0) / points.shape[0]
         points = points - self.offset
-        scale = _xp.max(points, axis=0) - _xp.min(points, axis=0)
-        self.scale = _xp.where(scale > 0, scale, 1.0)
+        scale = max_(points, axis=0) - min_(points, axis=0)
+        self.scale = where(scale > 0, scale, 1.0)
         points = points / self.scale
     self.points = points
     return None
@@ -75,7 +83,7 @@ def _check_shapes(points, values, ndim=None):
 
 
 def _set_values(self, values, fill_value):
-    values = _xp.values(values)
+    values = _inputs.values(values)
     _check_shapes(self.points, values)
     self.values_shape = values.shape[1:]
     self.is_complex = values.dtype.kind == "c"
@@ -101,7 +109,7 @@ class NearestNDInterpolator:
 
     def __init__(self, x, y, rescale=False, tree_options=None):
         _set_points(self, x, rescale)
-        values = _xp.values(y)
+        values = _inputs.values(y)
         _check_shapes(self.points, values)
         self.tree = KDTree(self.points, **(tree_options or {}))
         self.values = values
@@ -113,11 +121,11 @@ class NearestNDInterpolator:
         values = self.values.reshape((self.values.shape[0], -1))
         dt = values.dtype if values.dtype.kind == "c" else _F8  # SciPy's NaN-filled holder's dtype
         if numpy.isinf(query_options.get("distance_upper_bound", numpy.inf)):
-            out = _xp.take(values, i, axis=0).astype(dt)  # every query has its neighbour
+            out = take(values, i, axis=0).astype(dt)  # every query has its neighbour
         else:  # SciPy: NaN where no point lies within the bound (an infinite distance)
-            valid = _xp.isfinite(dist)
-            out = _xp.take(values, _xp.where(valid, i, 0), axis=0).astype(dt)
-            out = _xp.where(valid[:, None], out, numpy.nan)
+            valid = isfinite(dist)
+            out = take(values, where(valid, i, 0), axis=0).astype(dt)
+            out = where(valid[:, None], out, numpy.nan)
         return out.reshape(shape[:-1] + self.values.shape[1:])
 
 
@@ -140,13 +148,13 @@ class LinearNDInterpolator:
         ndim = xi.shape[1]
         s = self.tri.find_simplex(xi, tol=100 * numpy.finfo(float).eps * simplex_tolerance)
         valid = s >= 0
-        sc = _xp.where(valid, s, 0)
-        t = _xp.take(self.tri.transform, sc, axis=0)  # (m, ndim + 1, ndim)
-        c = _xp.sum(t[:, :ndim, :] * (xi - t[:, ndim, :])[:, None, :], axis=2)
-        w = _xp.concatenate((c, 1.0 - _xp.sum(c, axis=1, keepdims=True)), axis=1)
-        vals = self.values[_xp.take(self.tri.simplices, sc, axis=0)]  # (m, ndim + 1, r)
-        out = _xp.sum(w[:, :, None].astype(vals.dtype) * vals, axis=1)
-        out = _xp.where(valid[:, None], out, self.fill_value)
+        sc = where(valid, s, 0)
+        t = take(self.tri.transform, sc, axis=0)  # (m, ndim + 1, ndim)
+        c = sum_(t[:, :ndim, :] * (xi - t[:, ndim, :])[:, None, :], axis=2)
+        w = concatenate((c, 1.0 - sum_(c, axis=1, keepdims=True)), axis=1)
+        vals = self.values[take(self.tri.simplices, sc, axis=0)]  # (m, ndim + 1, r)
+        out = sum_(w[:, :, None].astype(vals.dtype) * vals, axis=1)
+        out = where(valid[:, None], out, self.fill_value)
         return out.reshape(shape[:-1] + self.values_shape)
 
 
@@ -160,7 +168,7 @@ class CloughTocher2DInterpolator:
         tri = _set_points(self, points, rescale)
         self.tri = Delaunay(self.points) if tri is None else tri
         # host work: SciPy's CT on Qhull's triangulation of the same points (rescaling is ours, done above)
-        self._host = host_scipy().CloughTocher2DInterpolator(host_qhull(self.tri), _xp.to_host(_xp.values(values)),
+        self._host = host_scipy().CloughTocher2DInterpolator(host_qhull(self.tri), to_host(_inputs.values(values)),
                                                              fill_value, tol, maxiter)
         self.values_shape = self._host.values_shape
 
@@ -169,12 +177,12 @@ class CloughTocher2DInterpolator:
         if simplex_tolerance <= 0:
             raise ValueError("simplex_tolerance must be positive")
         xi, shape = _xi(self, args)
-        host_xi = _xp.to_host(xi)
+        host_xi = to_host(xi)
         try:
             out = self._host(host_xi, simplex_tolerance=simplex_tolerance)
         except TypeError:  # SciPy before 1.18: no simplex_tolerance
             out = self._host(host_xi)
-        return _xp.param(out).reshape(shape[:-1] + self.values_shape)
+        return _inputs.param(out).reshape(shape[:-1] + self.values_shape)
 
 
 def griddata(points, values, xi, method="linear", fill_value=numpy.nan, rescale=False, simplex_tolerance=1.0):
@@ -184,14 +192,14 @@ def griddata(points, values, xi, method="linear", fill_value=numpy.nan, rescale=
         raise TypeError("griddata takes point coordinates, not a Delaunay triangulation")
     pts = _points(points)
     ndim = pts.ndim if pts.ndim < 2 else pts.shape[-1]
-    values = _xp.values(values)
+    values = _inputs.values(values)
     if ndim == 1 and method in ("nearest", "linear", "cubic"):
         pts = pts.reshape(-1)
         if isinstance(xi, tuple):
             if len(xi) != 1:
                 raise ValueError("invalid number of dimensions in xi")
             xi, = xi
-        idx = _xp.argsort(pts)
+        idx = argsort(pts)
         fill = "extrapolate" if method == "nearest" else fill_value
         return interp1d(pts[idx], values[idx], kind=method, axis=0, bounds_error=False, fill_value=fill)(xi)
     if method == "nearest":

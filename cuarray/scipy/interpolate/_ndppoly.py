@@ -9,7 +9,16 @@ import math
 
 import numpy
 
-from . import _xp
+from ..._creation.basic import zeros
+from ..._creation.from_data import ascontiguousarray
+from ..._indexing.inserting import take
+from ..._logic.content import isnan
+from ..._logic.truth import any as any_
+from ..._manipulation.transpose import moveaxis
+from ..._math.misc import clip
+from ..._sorting.searching import where
+from ..._sorting.searchsorted import searchsorted
+from . import _inputs
 from ._ppoly import PPoly, poch_factors
 from ._rgi import ndim_coords
 
@@ -24,8 +33,8 @@ class NdPPoly:
     block: memory proportional to points times block size, in chunks)."""
 
     def __init__(self, c, x, extrapolate=None):
-        self.x = tuple(_xp.ascontiguousarray(_xp.param(v).astype(_F8)) for v in x)
-        c = _xp.param(c)
+        self.x = tuple(ascontiguousarray(_inputs.param(v).astype(_F8)) for v in x)
+        c = _inputs.param(c)
         self.extrapolate = True if extrapolate is None else bool(extrapolate)
         ndim = len(self.x)
         if any(v.ndim != 1 for v in self.x):
@@ -34,12 +43,12 @@ class NdPPoly:
             raise ValueError("x arrays must all contain at least 2 points")
         if c.ndim < 2 * ndim:
             raise ValueError("c must have at least 2*len(x) dimensions")
-        if any(bool(_xp.any(v[1:] - v[:-1] < 0)) for v in self.x):
+        if any(bool(any_(v[1:] - v[:-1] < 0)) for v in self.x):
             raise ValueError("x-coordinates are not in increasing order")
         if any(a != b.size - 1 for a, b in zip(c.shape[ndim:2 * ndim], self.x)):
             raise ValueError("x and c do not agree on the number of intervals")
         dt = _C16 if c.dtype.kind == "c" else _F8
-        self.c = _xp.ascontiguousarray(c.astype(dt))
+        self.c = ascontiguousarray(c.astype(dt))
 
     @classmethod
     def construct_fast(cls, c, x, extrapolate=None):
@@ -68,33 +77,33 @@ class NdPPoly:
         trailing = self.c.shape[2 * ndim:]
         # (intervals, coefficients, trailing): one row of coefficient blocks an interval cell
         perm = list(range(ndim, 2 * ndim)) + list(range(ndim)) + list(range(2 * ndim, self.c.ndim))
-        blocks = _xp.ascontiguousarray(self.c.transpose(perm)).reshape(
+        blocks = ascontiguousarray(self.c.transpose(perm)).reshape(
             (math.prod(ms), math.prod(ks), math.prod(trailing)))
         flat, svals, bad = None, [], None
         for d in range(ndim):
             xd, v = self.x[d], x[:, d]
-            i = _xp.clip(_xp.searchsorted(xd, v, side="right") - 1, 0, ms[d] - 1)
+            i = clip(searchsorted(xd, v, side="right") - 1, 0, ms[d] - 1)
             flat = i if flat is None else flat * ms[d] + i
             svals.append(v - xd[i])
-            out_d = _xp.isnan(v) if extrapolate else (_xp.isnan(v) | (v < xd[0]) | (v > xd[-1]))
+            out_d = isnan(v) if extrapolate else (isnan(v) | (v < xd[0]) | (v > xd[-1]))
             bad = out_d if bad is None else bad | out_d
         vals = blocks[flat].reshape((x.shape[0],) + tuple(ks) + (math.prod(trailing),))
         for d in range(ndim - 1, -1, -1):
             vals = _horner(vals, d + 1, svals[d], ks[d], nu[d])
-        vals = _xp.where(bad[:, None], numpy.nan, vals)
+        vals = where(bad[:, None], numpy.nan, vals)
         return vals.reshape(x_shape[:-1] + trailing)
 
     def _axis_ppoly(self, axis, c=None):
         """This polynomial's `axis` as a PPoly: coefficients (k, m, everything else)."""
         ndim = len(self.x)
         c = self.c if c is None else c
-        c2 = _xp.moveaxis(c, (axis, ndim + axis), (0, 1))
+        c2 = moveaxis(c, (axis, ndim + axis), (0, 1))
         return PPoly.construct_fast(c2, self.x[axis], self.extrapolate), c2.shape
 
     def _from_axis(self, pp, shape, axis):
         ndim = len(self.x)
         c = pp.c.reshape(pp.c.shape[:2] + shape[2:])
-        return _xp.ascontiguousarray(_xp.moveaxis(c, (0, 1), (axis, ndim + axis)))
+        return ascontiguousarray(moveaxis(c, (0, 1), (axis, ndim + axis)))
 
     def derivative(self, nu):
         """See `scipy.interpolate.NdPPoly.derivative`."""
@@ -142,8 +151,8 @@ def _horner(vals, axis, s, k, nu):
     s = s.reshape(shape)
     factors = poch_factors(k, nu, k - 1)  # (power)(power - 1)... for each row's power
     for p in range(k - nu):
-        term = _xp.take(vals, p, axis=axis) * float(factors[p])
+        term = take(vals, p, axis=axis) * float(factors[p])
         acc = term if acc is None else acc * s + term
     if acc is None:
-        return _xp.zeros(_xp.take(vals, 0, axis=axis).shape, dtype=vals.dtype)
+        return zeros(take(vals, 0, axis=axis).shape, dtype=vals.dtype)
     return acc

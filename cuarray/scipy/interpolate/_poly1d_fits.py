@@ -14,7 +14,9 @@ import warnings
 
 import numpy
 
-from . import _xp
+from ..._core.transfer import to_host
+from ..._polynomial.poly1d import poly1d
+from . import _inputs
 from ._host import host_scipy
 
 __all__ = ["lagrange", "pade", "approximate_taylor_polynomial"]
@@ -28,11 +30,11 @@ def _host(v):
     """A host copy of a small argument (device arrays are read back)."""
     if isinstance(v, (list, tuple, int, float, complex, numpy.ndarray, numpy.generic)):
         return numpy.asarray(v)
-    return numpy.asarray(_xp.to_host(_xp.param(v)))
+    return numpy.asarray(to_host(_inputs.param(v)))
 
 
 def _device_poly(coeffs):
-    return _xp.poly1d(_xp.param(numpy.asarray(coeffs)))
+    return poly1d(_inputs.param(numpy.asarray(coeffs)))
 
 
 def lagrange(x, w):
@@ -87,7 +89,7 @@ def approximate_taylor_polynomial(f, x, degree, scale, order=None):
     count = order + 1
     # Chebyshev-like points clustered at the ends of [x - scale, x + scale] (no Runge phenomenon)
     xs = scale * numpy.cos(numpy.linspace(0, numpy.pi, count, endpoint=False)) + x
-    values = _host(f(_xp.param(xs)))
+    values = _host(f(_inputs.param(xs)))
     derivs = host_scipy().KroghInterpolator(xs, values).derivatives(x, der=degree + 1)
     factorials = numpy.array([math.factorial(k) for k in range(degree + 1)], dtype=float)
     return _device_poly((derivs / factorials)[::-1])

@@ -15,7 +15,16 @@ import math
 import numpy
 
 from .._rng import rng_transition
-from . import _xp
+from ..._core.transfer import to_host
+from ..._creation.basic import ones, zeros
+from ..._logic.content import isinf
+from ..._logic.truth import any as any_
+from ..._manipulation.joining import concatenate, stack
+from ..._manipulation.transpose import moveaxis
+from ..._math.sums import sum as sum_
+from ..._sorting.searching import where
+from ..._sorting.searching_reduce import argmax
+from . import _inputs
 from ._host import host_scipy
 
 __all__ = ["KroghInterpolator", "krogh_interpolate", "BarycentricInterpolator", "barycentric_interpolate",
@@ -28,7 +37,7 @@ _C16 = numpy.dtype(numpy.complex128)
 def _host(v):
     if isinstance(v, (numpy.ndarray, numpy.generic, int, float, complex, list, tuple)):
         return numpy.asarray(v)
-    return _xp.to_host(_xp.param(v))
+    return to_host(_inputs.param(v))
 
 
 class _Interpolator1D:
@@ -46,7 +55,7 @@ class _Interpolator1D:
         return self._finish_y(self._evaluate(x), x_shape)
 
     def _prepare_x(self, x):
-        x = _xp.data(x)
+        x = _inputs.data(x)
         if x.dtype.kind not in "fc":
             x = x.astype(_F8)
         return x.reshape(-1), x.shape
@@ -60,7 +69,7 @@ class _Interpolator1D:
         return y
 
     def _reshape_yi(self, yi, check=False):
-        yi = _xp.moveaxis(_xp.values(yi), self._y_axis, 0)
+        yi = moveaxis(_inputs.values(yi), self._y_axis, 0)
         if check and yi.shape[1:] != self._y_extra_shape:
             ok = f"{self._y_extra_shape[-self._y_axis:]!r} + (N,) + {self._y_extra_shape[:-self._y_axis]!r}"
             raise ValueError(f"Data must be of shape {ok}")
@@ -71,7 +80,7 @@ class _Interpolator1D:
             axis = self._y_axis
         if axis is None:
             raise ValueError("no interpolation axis specified")
-        yi = _xp.values(yi)
+        yi = _inputs.values(yi)
         shape = yi.shape or (1,)
         if xi is not None and shape[axis] != len(_host(xi)):
             raise ValueError("x and y arrays must be equal in length along interpolation axis.")
@@ -107,15 +116,15 @@ class KroghInterpolator(_Interpolator1DWithDerivatives):
         super().__init__(xi, yi, axis)
         # host work: the divided differences, O(n^2) on n <= ~30 nodes
         host = host_scipy().KroghInterpolator(_host(xi), _host(yi), axis)
-        self.xi = _xp.param(host.xi)
+        self.xi = _inputs.param(host.xi)
         self.yi = self._reshape_yi(yi)
         self.n, self.r = self.yi.shape
-        self.c = _xp.param(host.c).astype(self.dtype)
+        self.c = _inputs.param(host.c).astype(self.dtype)
 
     def _newton(self, x):
         """(p, w, pi0): the value, the factors x - xi[k] and the products of Newton's basis."""
-        p = _xp.zeros((x.shape[0], self.r), dtype=self.dtype) + self.c[0][None]
-        w, pis = [], [_xp.ones(x.shape[0], dtype=_F8 if x.dtype.kind == "f" else x.dtype)]
+        p = zeros((x.shape[0], self.r), dtype=self.dtype) + self.c[0][None]
+        w, pis = [], [ones(x.shape[0], dtype=_F8 if x.dtype.kind == "f" else x.dtype)]
         for k in range(1, self.n):
             w.append(x - self.xi[k - 1])
             pis.append(w[-1] * pis[-1])
@@ -130,7 +139,7 @@ class KroghInterpolator(_Interpolator1DWithDerivatives):
         n = self.n
         der = n if der is None else der
         p, w, pi = self._newton(x)
-        zero = _xp.zeros((x.shape[0], self.r), dtype=self.dtype)
+        zero = zeros((x.shape[0], self.r), dtype=self.dtype)
         cn = [zero + self.c[k][None] if k <= n else zero for k in range(max(der, n + 1))]
         cn[0] = p
         pi = list(pi)
@@ -140,7 +149,7 @@ class KroghInterpolator(_Interpolator1DWithDerivatives):
                 cn[k] = cn[k] + pi[i][:, None] * cn[k + i]
             cn[k] = cn[k] * float(math.factorial(k))
         cn[n] = zero
-        return _xp.stack(cn[:der]) if der else _xp.zeros((0, x.shape[0], self.r), dtype=self.dtype)
+        return stack(cn[:der]) if der else zeros((0, x.shape[0], self.r), dtype=self.dtype)
 
 
 def krogh_interpolate(xi, yi, x, der=0, axis=0):
@@ -156,13 +165,13 @@ def krogh_interpolate(xi, yi, x, der=0, axis=0):
 def _barycentric(x, xi, wi, yi, dtype):
     """The barycentric formula at x (m,): (m, r); exact nodes give their values."""
     if x.shape[0] == 0:
-        return _xp.zeros((0, yi.shape[1]), dtype=dtype)
+        return zeros((0, yi.shape[1]), dtype=dtype)
     c = x[:, None] - xi[None, :]
     z = c == 0
-    c = wi[None, :] / _xp.where(z, 1.0, c)
-    p = (c.astype(dtype) @ yi.astype(dtype)) / _xp.sum(c, axis=-1)[:, None]
-    hit = _xp.any(z, axis=1)
-    return _xp.where(hit[:, None], yi.astype(dtype)[_xp.argmax(z, axis=1)], p)
+    c = wi[None, :] / where(z, 1.0, c)
+    p = (c.astype(dtype) @ yi.astype(dtype)) / sum_(c, axis=-1)[:, None]
+    hit = any_(z, axis=1)
+    return where(hit[:, None], yi.astype(dtype)[argmax(z, axis=1)], p)
 
 
 def barycentric_rational(zv, points, weights, values, dtype):
@@ -171,8 +180,8 @@ def barycentric_rational(zv, points, weights, values, dtype):
     SciPy) at infinite zv; (m, r) of `dtype`."""
     w = weights.astype(dtype)
     out = _barycentric(zv, points, w, values, dtype)
-    limit = _xp.sum(w[:, None] * values.astype(dtype)) / _xp.sum(w)
-    return _xp.where(_xp.isinf(zv)[:, None], limit, out)
+    limit = sum_(w[:, None] * values.astype(dtype)) / sum_(w)
+    return where(isinf(zv)[:, None], limit, out)
 
 
 class BarycentricInterpolator(_Interpolator1DWithDerivatives):
@@ -188,10 +197,10 @@ class BarycentricInterpolator(_Interpolator1DWithDerivatives):
         # Generator from `rng=` is already one)
         self._host = host_scipy().BarycentricInterpolator(_host(xi), None, wi=None if wi is None else _host(wi),
                                                           random_state=rng)
-        self.xi = _xp.param(self._host.xi)
+        self.xi = _inputs.param(self._host.xi)
         self.set_yi(yi)
         self.n = self.xi.shape[0]
-        self.wi = _xp.param(numpy.asarray(self._host.wi, dtype=float))
+        self.wi = _inputs.param(numpy.asarray(self._host.wi, dtype=float))
         self._diff_cij = None
 
     def set_yi(self, yi, axis=None):
@@ -209,13 +218,13 @@ class BarycentricInterpolator(_Interpolator1DWithDerivatives):
             if self.yi is None:
                 raise ValueError("No previous yi value to update!")
             yi = self._reshape_yi(yi, check=True)
-            self.yi = _xp.concatenate((self.yi, yi))
+            self.yi = concatenate((self.yi, yi))
         elif self.yi is not None:
             raise ValueError("No update to yi provided!")
         self._host.add_xi(_host(xi))
-        self.xi = _xp.param(self._host.xi)
+        self.xi = _inputs.param(self._host.xi)
         self.n = self.xi.shape[0]
-        self.wi = _xp.param(numpy.asarray(self._host.wi, dtype=float))
+        self.wi = _inputs.param(numpy.asarray(self._host.wi, dtype=float))
         self._diff_cij = None
 
     def __call__(self, x):
@@ -229,14 +238,14 @@ class BarycentricInterpolator(_Interpolator1DWithDerivatives):
         if self._diff_cij is None:
             c = self.xi[:, None] - self.xi[None, :]
             eye = c == 0
-            c = self.wi[None, :] / (_xp.where(eye, 1.0, c) * self.wi[:, None])
-            c = _xp.where(eye, 0.0, c)
-            self._diff_cij = _xp.where(eye, -_xp.sum(c, axis=1)[:, None], c)
+            c = self.wi[None, :] / (where(eye, 1.0, c) * self.wi[:, None])
+            c = where(eye, 0.0, c)
+            self._diff_cij = where(eye, -sum_(c, axis=1)[:, None], c)
         return self._diff_cij
 
     def _order(self, x, m):
         if m > self.n - 1 and m > 0:
-            return _xp.zeros((x.shape[0], self.r), dtype=self.dtype)
+            return zeros((x.shape[0], self.r), dtype=self.dtype)
         vals = self.yi.astype(self.dtype)
         d = self._diff_matrix().astype(self.dtype)
         for _ in range(m):
@@ -251,8 +260,8 @@ class BarycentricInterpolator(_Interpolator1DWithDerivatives):
     def _evaluate_derivatives(self, x, der=None):
         der = self.n if der is None else der
         if der == 0:
-            return _xp.zeros((0, x.shape[0], self.r), dtype=self.dtype)
-        return _xp.stack([self._order(x, m) for m in range(der)])
+            return zeros((0, x.shape[0], self.r), dtype=self.dtype)
+        return stack([self._order(x, m) for m in range(der)])
 
 
 def barycentric_interpolate(xi, yi, x, axis=0, *, der=0, rng=None):
@@ -273,28 +282,28 @@ class FloaterHormannInterpolator:
     def __init__(self, points, values, *, d=3, axis=0):
         # host work: the Floater-Hormann weights, O(n d) on the nodes
         self._host = host_scipy().FloaterHormannInterpolator(_host(points), _host(values), d=d, axis=axis)
-        self._points = _xp.param(numpy.asarray(self._host._support_points, dtype=float))
+        self._points = _inputs.param(numpy.asarray(self._host._support_points, dtype=float))
         vals = numpy.asarray(self._host._support_values)
         self._shape = vals.shape[1:]
-        self._values = _xp.param(vals.reshape(vals.shape[0], -1))
-        self.weights = _xp.param(self._host.weights)
+        self._values = _inputs.param(vals.reshape(vals.shape[0], -1))
+        self.weights = _inputs.param(self._host.weights)
         self._dtype = _C16 if vals.dtype.kind == "c" or self._host.weights.dtype.kind == "c" else _F8
 
     def __call__(self, z):
         """See `scipy.interpolate.FloaterHormannInterpolator.__call__`."""
-        z = _xp.data(z)
+        z = _inputs.data(z)
         zv = z.reshape(-1).astype(_F8) if z.dtype.kind != "c" else z.reshape(-1)
         out = barycentric_rational(zv, self._points, self.weights, self._values, self._dtype)
         return out.reshape(z.shape + self._shape)
 
     def poles(self):
         """See `scipy.interpolate.FloaterHormannInterpolator.poles` (host work)."""
-        return _xp.param(self._host.poles())
+        return _inputs.param(self._host.poles())
 
     def residues(self):
         """See `scipy.interpolate.FloaterHormannInterpolator.residues` (host work)."""
-        return _xp.param(self._host.residues())
+        return _inputs.param(self._host.residues())
 
     def roots(self):
         """See `scipy.interpolate.FloaterHormannInterpolator.roots` (host work)."""
-        return _xp.param(self._host.roots())
+        return _inputs.param(self._host.roots())

@@ -12,7 +12,16 @@ import math
 import numpy
 
 from . import _kernels
-from . import _xp
+from ..._core.transfer import to_host
+from ..._creation.basic import zeros
+from ..._creation.from_data import ascontiguousarray
+from ..._logic.truth import all as all_
+from ..._manipulation.joining import concatenate, stack
+from ..._manipulation.transpose import moveaxis
+from ..._math.arithmetic import remainder
+from ..._math.sums import sum as sum_
+from ..._math.sums_scan import cumsum, diff
+from . import _inputs
 from ._bspline import BSpline
 from ._host import host_scipy
 
@@ -36,8 +45,8 @@ class _PPolyBase:
     `_power_c`), `extend`."""
 
     def __init__(self, c, x, extrapolate=None, axis=0):
-        c = _xp.param(c)
-        x = _xp.param(x)
+        c = _inputs.param(c)
+        x = _inputs.param(x)
         self.extrapolate = True if extrapolate is None else (
             extrapolate if extrapolate == "periodic" else bool(extrapolate))
         if c.ndim < 2:
@@ -46,10 +55,10 @@ class _PPolyBase:
             raise ValueError(f"axis={axis} must be between 0 and {c.ndim - 1}")
         self.axis = axis
         if axis != 0:
-            c = _xp.moveaxis(c, axis + 1, 0)
-            c = _xp.moveaxis(c, axis + 1, 0)
+            c = moveaxis(c, axis + 1, 0)
+            c = moveaxis(c, axis + 1, 0)
         x_dt = _F8
-        x = _xp.ascontiguousarray(x.astype(x_dt) if x.dtype != x_dt else x)
+        x = ascontiguousarray(x.astype(x_dt) if x.dtype != x_dt else x)
         if x.ndim != 1:
             raise ValueError("x must be 1-dimensional")
         if x.size < 2:
@@ -58,13 +67,13 @@ class _PPolyBase:
             raise ValueError("polynomial must be at least of order 0")
         if c.shape[1] != x.size - 1:
             raise ValueError("number of coefficients != len(x)-1")
-        dx = _xp.diff(x)
-        if not (bool(_xp.all(dx >= 0)) or bool(_xp.all(dx <= 0))):
+        dx = diff(x)
+        if not (bool(all_(dx >= 0)) or bool(all_(dx <= 0))):
             raise ValueError("`x` must be strictly increasing or decreasing.")
         dt = _C16 if c.dtype.kind == "c" else _F8
-        self.c = _xp.ascontiguousarray(c.astype(dt) if c.dtype != dt else c)
+        self.c = ascontiguousarray(c.astype(dt) if c.dtype != dt else c)
         self.x = x
-        self._desc = bool(_xp.to_host(x[-1:])[0] < _xp.to_host(x[:1])[0])
+        self._desc = bool(to_host(x[-1:])[0] < to_host(x[:1])[0])
 
     @classmethod
     def construct_fast(cls, c, x, extrapolate=None, axis=0):
@@ -79,18 +88,18 @@ class _PPolyBase:
 
     def _descending(self) -> bool:
         if self._desc is None:
-            self._desc = bool(_xp.to_host(self.x[-1:])[0] < _xp.to_host(self.x[:1])[0])
+            self._desc = bool(to_host(self.x[-1:])[0] < to_host(self.x[:1])[0])
         return self._desc
 
     def _ends(self):
-        ends = _xp.to_host(_xp.stack((self.x[0], self.x[-1])))
+        ends = to_host(stack((self.x[0], self.x[-1])))
         return float(ends[0]), float(ends[1])
 
     def __call__(self, x, nu=0, extrapolate=None):
         """See `scipy.interpolate.PPoly.__call__`."""
         if extrapolate is None:
             extrapolate = self.extrapolate
-        x = _xp.data(x)
+        x = _inputs.data(x)
         if x.dtype.kind == "c":
             raise TypeError("x must be real")  # SciPy's cast to float64 refuses complex
         x_shape, x_ndim = x.shape, x.ndim
@@ -99,7 +108,7 @@ class _PPolyBase:
             xf = xf.astype(_F8)
         if extrapolate == "periodic":
             x0, x1 = self._ends()
-            xf = x0 + _xp.remainder(xf.astype(_F8) - x0, x1 - x0)
+            xf = x0 + remainder(xf.astype(_F8) - x0, x1 - x0)
             extrapolate = False
         if int(nu) < 0:
             raise ValueError("Order of derivative cannot be negative")  # SciPy: "must be non-negative"
@@ -134,9 +143,9 @@ class PPoly(_PPolyBase):
             k = self.c.shape[0]
             c2 = self.c[:k - nu].copy()
             if c2.shape[0] == 0:
-                c2 = _xp.zeros((1,) + c2.shape[1:], dtype=c2.dtype)
+                c2 = zeros((1,) + c2.shape[1:], dtype=c2.dtype)
             else:
-                c2 = c2 * _column(_xp.param(poch_factors(k - nu, nu, k - 1)), c2.ndim)
+                c2 = c2 * _column(_inputs.param(poch_factors(k - nu, nu, k - 1)), c2.ndim)
         return self.construct_fast(c2, self.x, self.extrapolate, self.axis)
 
     def antiderivative(self, nu=1):
@@ -145,8 +154,8 @@ class PPoly(_PPolyBase):
             return self.derivative(-nu)
         k, m = self.c.shape[0], self.c.shape[1]
         big = k + nu
-        c2 = _xp.zeros((big,) + self.c.shape[1:], dtype=self.c.dtype)
-        c2[:k] = self.c / _column(_xp.param(poch_factors(k, nu, k - 1 + nu)), self.c.ndim)
+        c2 = zeros((big,) + self.c.shape[1:], dtype=self.c.dtype)
+        c2[:k] = self.c / _column(_inputs.param(poch_factors(k, nu, k - 1 + nu)), self.c.ndim)
         _fix_continuity(c2, self.x, nu)
         extrapolate = False if self.extrapolate == "periodic" else self.extrapolate
         return self.construct_fast(c2, self.x, extrapolate, self.axis)
@@ -161,16 +170,16 @@ class PPoly(_PPolyBase):
             a, b, sign = b, a, -1
         anti = self.antiderivative()
         pts, weights = integration_points(self, a, b, extrapolate)
-        vals = anti(_xp.param(numpy.array(pts)), extrapolate=True if extrapolate == "periodic" else bool(extrapolate))
-        w = _column(_xp.param(numpy.array(weights, dtype=float) * sign), vals.ndim)
-        out = _xp.sum(vals.reshape((len(pts), -1)) * w.reshape((len(pts), 1)), axis=0)
+        vals = anti(_inputs.param(numpy.array(pts)), extrapolate=True if extrapolate == "periodic" else bool(extrapolate))
+        w = _column(_inputs.param(numpy.array(weights, dtype=float) * sign), vals.ndim)
+        out = sum_(vals.reshape((len(pts), -1)) * w.reshape((len(pts), 1)), axis=0)
         return out.reshape(self.c.shape[2:])
 
     def solve(self, y=0, discontinuity=True, extrapolate=None):
         """See `scipy.interpolate.PPoly.solve`: host work (SciPy on copies of `c` and `x`)."""
-        host = host_scipy().PPoly.construct_fast(_xp.to_host(self.c), _xp.to_host(self.x),
+        host = host_scipy().PPoly.construct_fast(to_host(self.c), to_host(self.x),
                                                   self.extrapolate, self.axis)
-        return _xp.param(host.solve(y, discontinuity, extrapolate))
+        return _inputs.param(host.solve(y, discontinuity, extrapolate))
 
     def roots(self, discontinuity=True, extrapolate=None):
         """See `scipy.interpolate.PPoly.roots`: host work, as `solve`."""
@@ -178,8 +187,8 @@ class PPoly(_PPolyBase):
 
     def extend(self, c, x):
         """See `scipy.interpolate.PPoly.extend`."""
-        c = _xp.param(c)
-        x = _xp.param(x, _F8)
+        c = _inputs.param(c)
+        x = _inputs.param(x, _F8)
         if c.ndim < 2:
             raise ValueError("invalid dimensions for c")
         if x.ndim != 1:
@@ -190,10 +199,10 @@ class PPoly(_PPolyBase):
             raise ValueError(f"Shapes of c {c.shape} and self.c {self.c.shape} are incompatible")
         if c.size == 0:
             return
-        dx = _xp.diff(x)
-        if not (bool(_xp.all(dx >= 0)) or bool(_xp.all(dx <= 0))):
+        dx = diff(x)
+        if not (bool(all_(dx >= 0)) or bool(all_(dx <= 0))):
             raise ValueError("`x` is not sorted.")
-        ends = _xp.to_host(_xp.stack((self.x[0], self.x[-1], x[0], x[-1])))
+        ends = to_host(stack((self.x[0], self.x[-1], x[0], x[-1])))
         if ends[1] >= ends[0]:
             action = "append" if ends[2] >= ends[1] else "prepend" if ends[3] <= ends[0] else None
         else:
@@ -202,16 +211,16 @@ class PPoly(_PPolyBase):
             raise ValueError("`x` is in the different order than `self.x`.")
         k2 = max(c.shape[0], self.c.shape[0])
         dt = numpy.result_type(self.c.dtype, c.dtype, _F8)
-        old = _xp.zeros((k2,) + self.c.shape[1:], dtype=dt)
+        old = zeros((k2,) + self.c.shape[1:], dtype=dt)
         old[k2 - self.c.shape[0]:] = self.c
-        new = _xp.zeros((k2,) + c.shape[1:], dtype=dt)
+        new = zeros((k2,) + c.shape[1:], dtype=dt)
         new[k2 - c.shape[0]:] = c
         if action == "append":
-            self.c = _xp.concatenate((old, new), axis=1)
-            self.x = _xp.concatenate((self.x, x))
+            self.c = concatenate((old, new), axis=1)
+            self.x = concatenate((self.x, x))
         else:
-            self.c = _xp.concatenate((new, old), axis=1)
-            self.x = _xp.concatenate((x, self.x))
+            self.c = concatenate((new, old), axis=1)
+            self.x = concatenate((x, self.x))
 
     @classmethod
     def from_spline(cls, tck, extrapolate=None):
@@ -219,7 +228,7 @@ class PPoly(_PPolyBase):
         spline's derivatives at the knots, evaluated on the device."""
         if not isinstance(tck, BSpline):
             t, c, k = tck
-            tck = BSpline.construct_fast(_xp.param(t, _F8), _xp.param(c), int(k))
+            tck = BSpline.construct_fast(_inputs.param(t, _F8), _inputs.param(c), int(k))
         elif extrapolate is None:
             extrapolate = tck.extrapolate
         c, x = tck._device_derivatives()
@@ -230,15 +239,15 @@ class PPoly(_PPolyBase):
         """See `scipy.interpolate.PPoly.from_bernstein_basis`: the change of basis is a small
         (k, k) matrix applied on the device to every interval's coefficients."""
         k = bp.c.shape[0] - 1
-        dx = _xp.diff(bp.x)
+        dx = diff(bp.x)
         # c_ppoly[k - j] = sum_a comb(k, a) comb(k - a, j - a)(-1)^(j - a) c_bern[a] / dx^j
         mat = numpy.zeros((k + 1, k + 1))
         for a in range(k + 1):
             for j in range(a, k + 1):
                 mat[k - j, a] = math.comb(k, a) * math.comb(k - a, j - a) * (-1) ** (j - a)
         flat = bp.c.reshape((k + 1, -1))
-        cm = (_xp.param(mat).astype(flat.dtype) @ flat).reshape(bp.c.shape)
-        powers = _xp.param(numpy.arange(k, -1, -1, dtype=float))
+        cm = (_inputs.param(mat).astype(flat.dtype) @ flat).reshape(bp.c.shape)
+        powers = _inputs.param(numpy.arange(k, -1, -1, dtype=float))
         scale = dx[None, :] ** (-powers[:, None])
         c = cm * scale.reshape(scale.shape + (1,) * (cm.ndim - 2))
         return cls.construct_fast(c, bp.x, bp.extrapolate if extrapolate is None else extrapolate, bp.axis)
@@ -258,7 +267,7 @@ def _fix_continuity(c2, x, nu):
             power = big - 1 - p
             term = c2[p, :-1] * (math.prod(range(power - dd + 1, power + 1)) / math.factorial(dd)) * h ** (power - dd)
             inc = term if inc is None else inc + term
-        c2[big - 1 - dd, 1:] = c2[big - 1 - dd, :1] + _xp.cumsum(inc, axis=0)
+        c2[big - 1 - dd, 1:] = c2[big - 1 - dd, :1] + cumsum(inc, axis=0)
 
 
 def integration_points(pp, a, b, extrapolate):

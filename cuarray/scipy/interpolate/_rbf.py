@@ -14,7 +14,21 @@ import numpy
 from numpy.linalg import LinAlgError
 
 from ..spatial import KDTree
-from . import _xp
+from ..._core.transfer import to_host
+from ..._creation.basic import full, ones, zeros
+from ..._creation.ranges import arange
+from ..._manipulation.joining import concatenate, stack
+from ..._manipulation.transpose import moveaxis
+from ..._math.complex import imag, real
+from ..._math.explog import exp, log
+from ..._math.extrema import maximum
+from ..._math.misc import sqrt
+from ..._math.sums import sum as sum_
+from ..._sorting.searching import where
+from ..._sorting.sorting import sort
+from ..._statistics.order import max as max_, min as min_
+from ...linalg._solve import solve
+from . import _inputs
 
 __all__ = ["RBFInterpolator", "monomial_powers"]
 
@@ -41,39 +55,39 @@ def monomial_powers(ndim, degree):
 def _kernel(name, r2):
     """The kernel of squared distances r2 (already scaled by epsilon^2)."""
     if name == "gaussian":
-        return _xp.exp(-r2)
+        return exp(-r2)
     if name == "inverse_quadratic":
         return 1.0 / (1.0 + r2)
     if name == "inverse_multiquadric":
-        return 1.0 / _xp.sqrt(1.0 + r2)
+        return 1.0 / sqrt(1.0 + r2)
     if name == "multiquadric":
-        return -_xp.sqrt(1.0 + r2)
-    r = _xp.sqrt(r2)
+        return -sqrt(1.0 + r2)
+    r = sqrt(r2)
     if name == "linear":
         return -r
     if name == "cubic":
         return r * r2
     if name == "quintic":
         return -(r2 * r2 * r)
-    return _xp.where(r2 == 0, 0.0, 0.5 * r2 * _xp.log(_xp.where(r2 == 0, 1.0, r2)))  # r^2 log r
+    return where(r2 == 0, 0.0, 0.5 * r2 * log(where(r2 == 0, 1.0, r2)))  # r^2 log r
 
 
 def _sq_dist(a, b):
     """Squared distances (len(a), len(b)) by one product, clamped at zero."""
-    d = _xp.sum(a * a, axis=1)[:, None] + _xp.sum(b * b, axis=1)[None, :] - 2.0 * (a @ b.T)
-    return _xp.maximum(d, 0.0)
+    d = sum_(a * a, axis=1)[:, None] + sum_(b * b, axis=1)[None, :] - 2.0 * (a @ b.T)
+    return maximum(d, 0.0)
 
 
 def _poly(xhat, powers):
     """Monomials (len(xhat), len(powers)) of the shifted and scaled points."""
     cols = []
     for row in powers:
-        v = _xp.ones(xhat.shape[:-1], dtype=xhat.dtype)
+        v = ones(xhat.shape[:-1], dtype=xhat.dtype)
         for dim, p in enumerate(row):
             if p:
                 v = v * xhat[..., dim] ** int(p)
         cols.append(v)
-    return _xp.stack(cols, axis=-1) if cols else _xp.zeros(xhat.shape[:-1] + (0,), dtype=xhat.dtype)
+    return stack(cols, axis=-1) if cols else zeros(xhat.shape[:-1] + (0,), dtype=xhat.dtype)
 
 
 class RBFInterpolator:
@@ -83,7 +97,7 @@ class RBFInterpolator:
 
     def __init__(self, y, d, neighbors=None, smoothing=0.0, kernel="thin_plate_spline", epsilon=None,
                  degree=None):
-        y, d = _xp.values(y), _xp.values(d)
+        y, d = _inputs.values(y), _inputs.values(d)
         y = y.astype(_F8)
         if y.ndim != 2:
             raise ValueError("`y` must be a 2-dimensional array.")
@@ -94,9 +108,9 @@ class RBFInterpolator:
             raise ValueError(f"Expected the first axis of `d` to have length {ny}.")
         d_shape = d.shape[1:]
         d = d.reshape((ny, -1))
-        smoothing = _xp.param(smoothing).astype(_F8)
+        smoothing = _inputs.param(smoothing).astype(_F8)
         if smoothing.ndim == 0:
-            smoothing = _xp.full((ny,), 0.0) + smoothing
+            smoothing = full((ny,), 0.0) + smoothing
         elif smoothing.shape != (ny,):
             raise ValueError(f"Expected `smoothing` to be a scalar or have shape ({ny},).")
         if not isinstance(kernel, str):  # SciPy's LowLevelCallable kernels run on the host only
@@ -140,26 +154,26 @@ class RBFInterpolator:
             self._tree = KDTree(y)
 
     def _shift_scale(self, y):
-        lo, hi = _xp.min(y, axis=-2), _xp.max(y, axis=-2)
+        lo, hi = min_(y, axis=-2), max_(y, axis=-2)
         shift = (hi + lo) / 2
         scale = (hi - lo) / 2
-        return shift, _xp.where(scale == 0.0, 1.0, scale)
+        return shift, where(scale == 0.0, 1.0, scale)
 
     def _system(self, y, d, smoothing):
         """lhs (..., p + r, p + r) and rhs (..., p + r, s) of the centres y (..., p, ndim)."""
         shift, scale = self._shift_scale(y)
         yhat = (y - shift[..., None, :]) / scale[..., None, :]
         ye = y * self.epsilon
-        sq = _xp.sum(ye * ye, axis=-1)
-        r2 = _xp.maximum(sq[..., :, None] + sq[..., None, :] - 2.0 * (ye @ _xp.moveaxis(ye, -1, -2)), 0.0)
+        sq = sum_(ye * ye, axis=-1)
+        r2 = maximum(sq[..., :, None] + sq[..., None, :] - 2.0 * (ye @ moveaxis(ye, -1, -2)), 0.0)
         kmat = _kernel(self.kernel, r2)
         p, r = y.shape[-2], self.powers.shape[0]
         kmat = kmat + _diag(smoothing, p)
         pmat = _poly(yhat, self.powers)
-        top = _xp.concatenate((kmat, pmat), axis=-1)
-        bottom = _xp.concatenate((_xp.moveaxis(pmat, -1, -2), _xp.zeros(y.shape[:-2] + (r, r))), axis=-1)
-        lhs = _xp.concatenate((top, bottom), axis=-2)
-        rhs = _xp.concatenate((d, _xp.zeros(d.shape[:-2] + (r, d.shape[-1]), dtype=d.dtype)), axis=-2)
+        top = concatenate((kmat, pmat), axis=-1)
+        bottom = concatenate((moveaxis(pmat, -1, -2), zeros(y.shape[:-2] + (r, r))), axis=-1)
+        lhs = concatenate((top, bottom), axis=-2)
+        rhs = concatenate((d, zeros(d.shape[:-2] + (r, d.shape[-1]), dtype=d.dtype)), axis=-2)
         return lhs, rhs, shift, scale
 
     def _solve(self, y, d, smoothing):
@@ -170,7 +184,7 @@ class RBFInterpolator:
             msg = "Singular matrix."
             nmonos = self.powers.shape[0]
             if nmonos > 0:
-                rank = numpy.linalg.matrix_rank(_xp.to_host(_poly((y - shift) / scale, self.powers)))
+                rank = numpy.linalg.matrix_rank(to_host(_poly((y - shift) / scale, self.powers)))
                 if rank < nmonos:
                     msg = ("Singular matrix. The matrix of monomials evaluated at the data point coordinates does not "
                            f"have full column rank ({rank}/{nmonos}).")
@@ -179,7 +193,7 @@ class RBFInterpolator:
 
     def __call__(self, x):
         """See `scipy.interpolate.RBFInterpolator.__call__`."""
-        x = _xp.data(x).astype(_F8)
+        x = _inputs.data(x).astype(_F8)
         if x.ndim != 2:
             raise ValueError("`x` must be a 2-dimensional array.")
         nx, ndim = x.shape
@@ -202,15 +216,15 @@ class RBFInterpolator:
             pvec = _poly((xs - self._shift) / self._scale, self.powers)
             parts.append(_matvec(kvec, self._coeffs[:p]) + _matvec(pvec, self._coeffs[p:]))
         if not parts:
-            return _xp.zeros((0, self.d.shape[1]), dtype=self.d_dtype)
-        return parts[0] if len(parts) == 1 else _xp.concatenate(parts)
+            return zeros((0, self.d.shape[1]), dtype=self.d_dtype)
+        return parts[0] if len(parts) == 1 else concatenate(parts)
 
     def _evaluate_neighbors(self, x):
         k = self.neighbors
         if x.shape[0] == 0:
-            return _xp.zeros((0, self.d.shape[1]), dtype=self.d_dtype)
+            return zeros((0, self.d.shape[1]), dtype=self.d_dtype)
         # each query's k nearest centres, their indices sorted (SciPy's order of the system's rows)
-        nearest = _xp.sort(self._tree.query(x, k)[1].reshape((x.shape[0], k)), axis=1)
+        nearest = sort(self._tree.query(x, k)[1].reshape((x.shape[0], k)), axis=1)
         chunk = max(1, _CHUNK_BYTES // (8 * (k + self.powers.shape[0]) ** 2))
         parts = []
         for start in range(0, x.shape[0], chunk):
@@ -219,32 +233,32 @@ class RBFInterpolator:
             yn = self.y[idx]  # (m, k, ndim)
             dn = self.d[idx]  # (m, k, s)
             shift, scale, coeffs = self._solve(yn, dn, self.smoothing[idx])
-            kvec = _kernel(self.kernel, _xp.sum((xs[:, None, :] * self.epsilon - yn * self.epsilon) ** 2, axis=-1))
+            kvec = _kernel(self.kernel, sum_((xs[:, None, :] * self.epsilon - yn * self.epsilon) ** 2, axis=-1))
             pvec = _poly((xs - shift) / scale, self.powers)
-            vals = _xp.sum(kvec[:, :, None] * coeffs[:, :k], axis=1) + _xp.sum(pvec[:, :, None] * coeffs[:, k:], axis=1)
+            vals = sum_(kvec[:, :, None] * coeffs[:, :k], axis=1) + sum_(pvec[:, :, None] * coeffs[:, k:], axis=1)
             parts.append(vals)
-        return parts[0] if len(parts) == 1 else _xp.concatenate(parts)
+        return parts[0] if len(parts) == 1 else concatenate(parts)
 
 
 def _diag(v, p):
     """diag(v) over the last two axes for v (..., p)."""
-    eye = (_xp.arange(p)[:, None] == _xp.arange(p)[None, :]).astype(_F8)
+    eye = (arange(p)[:, None] == arange(p)[None, :]).astype(_F8)
     return v[..., :, None] * eye
 
 
 def _solve_real(lhs, rhs):
     """Solve with a real lhs: complex right-hand sides as their real and imaginary columns."""
     if rhs.dtype.kind != "c":
-        return _xp.solve(lhs, rhs)
+        return solve(lhs, rhs)
     s = rhs.shape[-1]
-    both = _xp.concatenate((_xp.real(rhs), _xp.imag(rhs)), axis=-1)
-    sol = _xp.solve(lhs, both)
+    both = concatenate((real(rhs), imag(rhs)), axis=-1)
+    sol = solve(lhs, both)
     return sol[..., :s] + 1j * sol[..., s:]
 
 
 def _matvec(a, coeffs):
     if coeffs.shape[0] == 0:
-        return _xp.zeros((a.shape[0], coeffs.shape[1]), dtype=coeffs.dtype)
+        return zeros((a.shape[0], coeffs.shape[1]), dtype=coeffs.dtype)
     if coeffs.dtype.kind == "c":
-        return (a @ _xp.real(coeffs)) + 1j * (a @ _xp.imag(coeffs))
+        return (a @ real(coeffs)) + 1j * (a @ imag(coeffs))
     return a @ coeffs

@@ -13,7 +13,17 @@ from __future__ import annotations
 
 import numpy
 
-from . import _xp
+from ..._core.transfer import to_host
+from ..._creation.basic import zeros
+from ..._creation.ranges import arange
+from ..._manipulation.joining import concatenate, stack
+from ..._math.explog import exp, log
+from ..._math.misc import sqrt
+from ..._sorting.searching import where
+from ..._statistics.order import max as max_, min as min_
+from ...linalg._solve import solve
+from ..spatial.distance import cdist
+from . import _inputs
 from ._rbf import _matvec, _solve_real
 
 __all__ = ["Rbf"]
@@ -27,12 +37,12 @@ _ALIASES = {"inverse": "inverse_multiquadric", "inverse multiquadric": "inverse_
 def _distances(a, b, norm):
     """Distances (M, N) between the columns of a (ndim, M) and b (ndim, N)."""
     if isinstance(norm, str) and norm in ("euclidean", "euclid", "eu", "e"):
-        acc = _xp.zeros((a.shape[1], b.shape[1]), dtype=_F8)
+        acc = zeros((a.shape[1], b.shape[1]), dtype=_F8)
         for k in range(a.shape[0]):
             d = a[k][:, None] - b[k][None, :]
             acc = acc + d * d
-        return _xp.sqrt(acc)
-    return _xp.cdist(a.T, b.T, norm)
+        return sqrt(acc)
+    return cdist(a.T, b.T, norm)
 
 
 class Rbf:
@@ -42,13 +52,13 @@ class Rbf:
 
     # the radial functions of r, selectable by name ("_h_" + name, as SciPy's)
     def _h_multiquadric(self, r):
-        return _xp.sqrt((1.0 / self.epsilon * r) ** 2 + 1)
+        return sqrt((1.0 / self.epsilon * r) ** 2 + 1)
 
     def _h_inverse_multiquadric(self, r):
-        return 1.0 / _xp.sqrt((1.0 / self.epsilon * r) ** 2 + 1)
+        return 1.0 / sqrt((1.0 / self.epsilon * r) ** 2 + 1)
 
     def _h_gaussian(self, r):
-        return _xp.exp(-(1.0 / self.epsilon * r) ** 2)
+        return exp(-(1.0 / self.epsilon * r) ** 2)
 
     def _h_linear(self, r):
         return r
@@ -60,7 +70,7 @@ class Rbf:
         return r ** 5
 
     def _h_thin_plate(self, r):
-        return _xp.where(r == 0, 0.0, r ** 2 * _xp.log(_xp.where(r == 0, 1.0, r)))  # xlogy(r^2, r)
+        return where(r == 0, 0.0, r ** 2 * log(where(r == 0, 1.0, r)))  # xlogy(r^2, r)
 
     def _init_function(self, r):
         if isinstance(self.function, str):
@@ -90,14 +100,14 @@ class Rbf:
         return a0
 
     def __init__(self, *args, **kwargs):
-        self.xi = _xp.stack([_xp.values(a).astype(_F8).reshape(-1) for a in args[:-1]])
+        self.xi = stack([_inputs.values(a).astype(_F8).reshape(-1) for a in args[:-1]])
         self.N = self.xi.shape[-1]
         self.mode = kwargs.pop("mode", "1-D")
         if self.mode == "1-D":
-            self.di = _xp.values(args[-1]).reshape(-1)
+            self.di = _inputs.values(args[-1]).reshape(-1)
             self._target_dim = 1
         elif self.mode == "N-D":
-            self.di = _xp.values(args[-1])
+            self.di = _inputs.values(args[-1])
             self._target_dim = self.di.shape[-1]
         else:
             raise ValueError("Mode has to be 1-D or N-D.")
@@ -107,7 +117,7 @@ class Rbf:
         self.epsilon = kwargs.pop("epsilon", None)
         if self.epsilon is None:
             # the bounding box's edges (a few host numbers): the mean spacing of N nodes in it
-            edges = numpy.asarray(_xp.to_host(_xp.max(self.xi, axis=1) - _xp.min(self.xi, axis=1)))
+            edges = numpy.asarray(to_host(max_(self.xi, axis=1) - min_(self.xi, axis=1)))
             edges = edges[numpy.nonzero(edges)]
             self.epsilon = float(numpy.power(numpy.prod(edges) / self.N, 1.0 / edges.size))
         self.smooth = kwargs.pop("smooth", 0.0)
@@ -116,7 +126,7 @@ class Rbf:
             setattr(self, name, value)
         rhs = self.di.reshape((self.N, -1))
         a = self.A
-        sol = _solve_real(a, rhs) if rhs.dtype.kind == "c" else _xp.solve(a, rhs.astype(_F8))
+        sol = _solve_real(a, rhs) if rhs.dtype.kind == "c" else solve(a, rhs.astype(_F8))
         if self._target_dim > 1:
             self.nodes = sol.astype(self.di.dtype)  # SciPy fills an array of di's dtype
         else:  # SciPy's solve(A, di): (N,) in 1-D mode, (N, 1) for 'N-D' values of one component
@@ -125,7 +135,7 @@ class Rbf:
     @property
     def A(self):  # noqa: N802 (SciPy's name)
         r = _distances(self.xi, self.xi, self.norm)
-        eye = (_xp.arange(self.N)[:, None] == _xp.arange(self.N)[None, :]).astype(_F8)
+        eye = (arange(self.N)[:, None] == arange(self.N)[None, :]).astype(_F8)
         return self._init_function(r) - eye * self.smooth
 
     def _call_norm(self, x1, x2):
@@ -133,11 +143,11 @@ class Rbf:
 
     def __call__(self, *args):
         """See `scipy.interpolate.Rbf.__call__` (device arrays or scalars)."""
-        args = [_xp.data(x) for x in args]
+        args = [_inputs.data(x) for x in args]
         if not all(x.shape == y.shape for x in args for y in args):
             raise ValueError("Array lengths must be equal")
         shape = args[0].shape + ((self._target_dim,) if self._target_dim > 1 else ())
-        xa = _xp.stack([a.reshape(-1).astype(_F8) for a in args])
+        xa = stack([a.reshape(-1).astype(_F8) for a in args])
         m = xa.shape[1]
         step = max(1, _CHUNK // max(self.N, 1))
         parts = []
@@ -145,6 +155,6 @@ class Rbf:
             kmat = self._function(self._call_norm(xa[:, start:start + step], self.xi))
             parts.append(_matvec(kmat, self.nodes.reshape((self.N, -1))))
         if not parts:
-            return _xp.zeros(shape, dtype=numpy.result_type(self.nodes.dtype, _F8))
-        out = parts[0] if len(parts) == 1 else _xp.concatenate(parts)
+            return zeros(shape, dtype=numpy.result_type(self.nodes.dtype, _F8))
+        out = parts[0] if len(parts) == 1 else concatenate(parts)
         return out.reshape(shape)

@@ -10,7 +10,18 @@ from __future__ import annotations
 
 import numpy
 
-from . import _xp
+from ..._core.transfer import to_host
+from ..._creation.from_data import ascontiguousarray
+from ..._creation.ranges import arange
+from ..._logic.content import isnan
+from ..._logic.truth import all as all_, any as any_
+from ..._manipulation.dims import broadcast_to
+from ..._manipulation.joining import concatenate, stack
+from ..._manipulation.transpose import moveaxis
+from ..._math.misc import clip
+from ..._sorting.searching import where
+from ..._sorting.searchsorted import searchsorted
+from . import _inputs
 from ._bspline import BSpline  # noqa: F401 (the type make_interp_spline returns)
 from ._cubic import pchip_slopes
 from ._make import make_interp_spline
@@ -23,7 +34,7 @@ _F8 = numpy.dtype(numpy.float64)
 
 def _host_points(points):
     return [p if isinstance(p, numpy.ndarray) else (numpy.asarray(p) if isinstance(p, (list, tuple))
-                                                     else _xp.to_host(_xp.param(p))) for p in points]
+                                                     else to_host(_inputs.param(p))) for p in points]
 
 
 def _check_points(points):
@@ -55,10 +66,10 @@ def ndim_coords(xi, ndim):
     if isinstance(xi, tuple) and len(xi) == 1:
         xi = xi[0]
     if isinstance(xi, tuple):
-        parts = [_xp.data(p).astype(_F8) for p in xi]
+        parts = [_inputs.data(p).astype(_F8) for p in xi]
         shape = numpy.broadcast_shapes(*(p.shape for p in parts))
-        return _xp.stack([_xp.broadcast_to(p, shape) for p in parts], axis=-1)
-    xi = _xp.data(xi)
+        return stack([broadcast_to(p, shape) for p in parts], axis=-1)
+    xi = _inputs.data(xi)
     if xi.ndim == 1:
         xi = xi.reshape((-1, 1 if ndim is None else ndim))
     return xi
@@ -82,7 +93,7 @@ class RegularGridInterpolator:
         self.method = method
         self.bounds_error = bounds_error
         self._grid, self._descending_dimensions = _check_points(points)
-        values = _xp.values(values)
+        values = _inputs.values(values)
         if values.dtype.kind not in "fc":
             values = values.astype(_F8)
         _check_dimensionality(self._grid, values)
@@ -100,8 +111,8 @@ class RegularGridInterpolator:
         if method not in self._SPLINE_METHODS_ndbspl and (solver is not None or solver_args):
             raise ValueError(f"{method =} does not accept the 'solver' argument. Got  {solver = } and with "
                              f"arguments {solver_args}.")
-        self._values = _xp.ascontiguousarray(values)
-        self._dgrid = tuple(_xp.param(g) for g in self._grid)
+        self._values = ascontiguousarray(values)
+        self._dgrid = tuple(_inputs.param(g) for g in self._grid)
         self._splines = {}
 
     @property
@@ -131,15 +142,15 @@ class RegularGridInterpolator:
             for d in range(ndim):
                 if k == 1:
                     g = self._dgrid[d]
-                    ts.append(_xp.concatenate((g[:1], g, g[-1:])))
+                    ts.append(concatenate((g[:1], g, g[-1:])))
                     continue
                 b = make_interp_spline(self._dgrid[d], c, k=k, axis=d)
                 ts.append(b.t)
-                c = _xp.moveaxis(b.c, 0, d)
+                c = moveaxis(b.c, 0, d)
             spl = self._splines[k] = NdBSpline.__new__(NdBSpline)
             spl._t, spl._k, spl.extrapolate = tuple(ts), (k,) * ndim, True
             dt = numpy.complex128 if c.dtype.kind == "c" else _F8
-            spl._c = _xp.ascontiguousarray(c.astype(dt))
+            spl._c = ascontiguousarray(c.astype(dt))
         return spl
 
     def __call__(self, xi, method=None, *, nu=None):
@@ -168,10 +179,10 @@ class RegularGridInterpolator:
             result = self._spline(method)(xi, nu=nu)
         result = result.reshape((xi.shape[0], -1))
         if out_of_bounds is not None and self.fill_value is not None:
-            fill = _xp.param(numpy.asarray(self.fill_value, dtype=result.dtype))
-            result = _xp.where(out_of_bounds[:, None], fill, result)
+            fill = _inputs.param(numpy.asarray(self.fill_value, dtype=result.dtype))
+            result = where(out_of_bounds[:, None], fill, result)
         if method in ("nearest", "pchip"):
-            result = _xp.where(_xp.any(_xp.isnan(xi), axis=1)[:, None], numpy.nan, result)
+            result = where(any_(isnan(xi), axis=1)[:, None], numpy.nan, result)
         return result.reshape(xi_shape[:-1] + self._values.shape[ndim:])
 
     def _out_of_bounds(self, xi):
@@ -181,7 +192,7 @@ class RegularGridInterpolator:
                 return None
             # as SciPy's test, a NaN coordinate is out of bounds here
             inside = [(xi[:, d] >= g[0]) & (xi[:, d] <= g[-1]) for d, g in enumerate(self._grid)]
-            flags = _xp.to_host(_xp.stack([~_xp.all(m) for m in inside]))
+            flags = to_host(stack([~all_(m) for m in inside]))
             for i, bad in enumerate(flags):
                 if bad:
                     raise ValueError(f"One of the requested xi is out of bounds in dimension {i}")
@@ -199,10 +210,10 @@ class RegularGridInterpolator:
         for d in range(ndim - 1, -1, -1):
             g, n = self._dgrid[d], self._grid[d].shape[0]
             x = xi[:, d]
-            i = _xp.clip(_xp.searchsorted(g, x) - 1, 0, max(n - 2, 0))
+            i = clip(searchsorted(g, x) - 1, 0, max(n - 2, 0))
             if n > 1:
                 dist = (x - g[i]) / (g[i + 1] - g[i])
-                i = _xp.where(dist <= 0.5, i, i + 1)
+                i = where(dist <= 0.5, i, i + 1)
             flat = i * stride if flat is None else flat + i * stride
             stride *= n
         return self._values.reshape((stride, -1))[flat]
@@ -212,10 +223,10 @@ class RegularGridInterpolator:
         m = xi.shape[0]
         vals = self._values.reshape(self._values.shape[:ndim] + (-1,))
         # the last axis first, for every query at once (the values are shared)
-        lines = _xp.moveaxis(vals, ndim - 1, 0)  # (n_last, n_0, ..., n_{ndim-2}, r)
+        lines = moveaxis(vals, ndim - 1, 0)  # (n_last, n_0, ..., n_{ndim-2}, r)
         folded = _hermite_shared(self._dgrid[-1], lines, xi[:, -1])  # (m, n_0, ..., r)
         for d in range(ndim - 2, -1, -1):
-            f = _xp.moveaxis(folded, d + 1, 0)  # (n_d, m, ..., r)
+            f = moveaxis(folded, d + 1, 0)  # (n_d, m, ..., r)
             folded = _hermite_lines(self._dgrid[d], f, xi[:, d])
         return folded.reshape((m, -1))
 
@@ -233,7 +244,7 @@ def _hermite_at(x, y, s, i, p, take):
 
 
 def _interval(x, p):
-    return _xp.clip(_xp.searchsorted(x, p, side="right") - 1, 0, x.shape[0] - 2)
+    return clip(searchsorted(x, p, side="right") - 1, 0, x.shape[0] - 2)
 
 
 def _hermite_shared(x, y, p):
@@ -245,7 +256,7 @@ def _hermite_shared(x, y, p):
 def _hermite_lines(x, y, p):
     """PCHIP of line j of y (n, m, ...) evaluated at its own p[j]: (m, ...)."""
     s = pchip_slopes(x, y)
-    cols = _xp.arange(p.shape[0])
+    cols = arange(p.shape[0])
     return _hermite_at(x, y, s, _interval(x, p), p, lambda a, i: a[i, cols])
 
 
@@ -255,7 +266,7 @@ def interpn(points, values, xi, method="linear", bounds_error=True, fill_value=n
     if method not in ["linear", "nearest", "cubic", "quintic", "pchip", "splinef2d", "slinear"]:
         raise ValueError("interpn only understands the methods 'linear', 'nearest', 'slinear', 'cubic', 'quintic', "
                          f"'pchip', and 'splinef2d'. You provided {method}.")
-    values = _xp.values(values)
+    values = _inputs.values(values)
     ndim = values.ndim
     if method == "splinef2d":
         raise NotImplementedError("interpn(method='splinef2d') is not implemented on the GPU; use 'cubic'")

@@ -4,7 +4,7 @@ make_interp_spline's and RegularGridInterpolator's cubic splines), two ways (`us
   gtsv's method; SciPy solves the same rows with LAPACK's banded solver). `pack` lays a system
   out as gtsv2 takes it (the diagonals with lower[0] = upper[-1] = 0, at least 3 rows: identity
   rows pad a shorter one, one row a right-hand side, complex ones as their real and imaginary
-  columns: the matrix is real); `_xp.gtsv` solves in place (the CPU tests' NumPy stand-in: a
+  columns: the matrix is real); `gtsv` solves in place (the CPU tests' NumPy stand-in: a
   dense solve of the same packed system); `unpack` returns the (n, r) solution.
 - many (a grid's lines along one axis): cyclic reduction on whole-array operations, every column
   in the same log2(n) levels of elementwise passes, where gtsv2 takes ~7.5 us a column.
@@ -17,10 +17,21 @@ from __future__ import annotations
 
 import numpy
 
+from ..._creation.basic import empty, full, ones, zeros
+from ..._manipulation.joining import concatenate
+from ..._math.complex import imag, real
+from ...cuda.libs import cusparse as _cusparse
 from ...cuda.libs.cusparse import GTSV_MAX_COLUMNS, GTSV_MIN_ROWS, gtsv2_fits
-from . import _xp
 
-__all__ = ["solve_tridiagonal", "use_gtsv", "pack", "unpack", "cyclic_reduction"]
+__all__ = ["solve_tridiagonal", "use_gtsv", "pack", "unpack", "cyclic_reduction", "gtsv"]
+
+
+def gtsv(dl, d, du, b):
+    """Solve in place the m x m tridiagonal system (diagonals dl, d, du: dl[0] = du[-1] = 0,
+    m >= 3) for the k right-hand sides of b (k, m), C-contiguous: cuSPARSE's gtsv2 (partial
+    pivoting) on the current stream."""
+    k, m = b.shape
+    _cusparse.gtsv2(b.dtype.char, m, k, dl.data.ptr, d.data.ptr, du.data.ptr, b.data.ptr, m)
 
 
 def use_gtsv(n: int, columns: int) -> bool:
@@ -38,16 +49,16 @@ def pack(lower, diag, upper, rhs):
     n = rhs.shape[0]
     cplx = rhs.dtype.kind == "c"
     part = numpy.finfo(rhs.dtype).dtype if cplx else rhs.dtype  # the right-hand sides' real dtype
-    real = numpy.result_type(lower.dtype, diag.dtype, upper.dtype, part)
-    real = real if real in (numpy.float32, numpy.float64) else numpy.dtype(numpy.float64)
+    dt = numpy.result_type(lower.dtype, diag.dtype, upper.dtype, part)
+    dt = dt if dt in (numpy.float32, numpy.float64) else numpy.dtype(numpy.float64)
     pad = max(GTSV_MIN_ROWS - n, 0)
-    zero, zeros, ones = _xp.zeros((1,), dtype=real), _xp.zeros((pad,), dtype=real), _xp.ones((pad,), dtype=real)
-    dl = _xp.concatenate((zero, lower.astype(real)[1:], zeros))
-    d = _xp.concatenate((diag.astype(real), ones))
-    du = _xp.concatenate((upper.astype(real)[:-1], zero, zeros))
+    zero, pad0, pad1 = zeros((1,), dtype=dt), zeros((pad,), dtype=dt), ones((pad,), dtype=dt)
+    dl = concatenate((zero, lower.astype(dt)[1:], pad0))
+    d = concatenate((diag.astype(dt), pad1))
+    du = concatenate((upper.astype(dt)[:-1], zero, pad0))
     if cplx:
-        rhs = _xp.concatenate((_xp.real(rhs), _xp.imag(rhs)), axis=1)
-    b = _xp.zeros((rhs.shape[1], n + pad), dtype=real)
+        rhs = concatenate((real(rhs), imag(rhs)), axis=1)
+    b = zeros((rhs.shape[1], n + pad), dtype=dt)
     b[:, :n] = rhs.T
     return dl, d, du, b, cplx
 
@@ -58,7 +69,7 @@ def unpack(b, n, cplx):
     if not cplx:
         return x
     r = x.shape[1] // 2
-    pairs = _xp.empty((n, r, 2), dtype=x.dtype)
+    pairs = empty((n, r, 2), dtype=x.dtype)
     pairs[..., 0] = x[:, :r]
     pairs[..., 1] = x[:, r:]
     return pairs.view(numpy.result_type(x.dtype, numpy.complex64)).reshape((n, r))
@@ -72,14 +83,14 @@ def solve_tridiagonal(lower, diag, upper, rhs):
         return cyclic_reduction(lower, diag, upper, rhs)
     dl, d, du, b, cplx = pack(lower, diag, upper, rhs)
     if b.size:
-        _xp.gtsv(dl, d, du, b)
+        gtsv(dl, d, du, b)
     return unpack(b, n, cplx)
 
 
-def _padded(v, n_pad, fill, xp):
+def _padded(v, n_pad, fill):
     if n_pad == 0:
         return v
-    return xp.concatenate((v, xp.full((n_pad,) + v.shape[1:], fill, dtype=v.dtype)))
+    return concatenate((v, full((n_pad,) + v.shape[1:], fill, dtype=v.dtype)))
 
 
 def cyclic_reduction(lower, diag, upper, rhs):
@@ -88,18 +99,17 @@ def cyclic_reduction(lower, diag, upper, rhs):
     their even neighbours in a few elementwise passes over half the rows (log2(n) levels, O(n)
     work), every column in the same passes. No pivoting: the spline matrices are diagonally
     dominant (not-a-knot end rows excepted, which the elimination of their neighbour absorbs)."""
-    xp = _xp
     n = rhs.shape[0]
     size = 1
     while size - 1 < n:
         size *= 2
     size -= 1  # 2**k - 1 rows: every odd row has two even neighbours at every level
     pad = size - n
-    zero1 = xp.zeros((1,), dtype=diag.dtype)
-    a = _padded(xp.concatenate((zero1, lower[1:])), pad, 0, xp)[:, None]
-    c = _padded(xp.concatenate((upper[:-1], zero1)), pad, 0, xp)[:, None]
-    b = _padded(diag, pad, 1, xp)[:, None]
-    d = _padded(rhs, pad, 0, xp)
+    zero1 = zeros((1,), dtype=diag.dtype)
+    a = _padded(concatenate((zero1, lower[1:])), pad, 0)[:, None]
+    c = _padded(concatenate((upper[:-1], zero1)), pad, 0)[:, None]
+    b = _padded(diag, pad, 1)[:, None]
+    d = _padded(rhs, pad, 0)
     levels = []
     while b.shape[0] > 1:
         alpha = -a[1::2] / b[0:-1:2]
@@ -109,12 +119,12 @@ def cyclic_reduction(lower, diag, upper, rhs):
                       d[1::2] + alpha * d[0:-1:2] + gamma * d[2::2])
     x = d / b
     for a, b, c, d in reversed(levels):
-        zero = xp.zeros((1,) + x.shape[1:], dtype=x.dtype)
-        left = xp.concatenate((zero, x))
-        right = xp.concatenate((x, zero))
+        zero = zeros((1,) + x.shape[1:], dtype=x.dtype)
+        left = concatenate((zero, x))
+        right = concatenate((x, zero))
         even = (d[0::2] - a[0::2] * left - c[0::2] * right) / b[0::2]
-        full = xp.empty((b.shape[0],) + x.shape[1:], dtype=even.dtype)
-        full[0::2] = even
-        full[1::2] = x
-        x = full
+        merged = empty((b.shape[0],) + x.shape[1:], dtype=even.dtype)
+        merged[0::2] = even
+        merged[1::2] = x
+        x = merged
     return x[:n]

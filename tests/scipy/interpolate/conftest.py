@@ -1,5 +1,5 @@
-"""`host_interpolate`: cuarray.scipy.interpolate with NumPy in place of its array namespace
-(`_xp`) and NumPy models of its two device evaluations (`_kernels.ppoly_eval`, `linear_eval`),
+"""`host_interpolate`: cuarray.scipy.interpolate with NumPy in place of the cuarray routines its
+modules import (`routine_standins`) and NumPy models of its two device evaluations (`_kernels.ppoly_eval`, `linear_eval`),
 so the package's host logic (validation, coefficient builds, the cyclic-reduction solve) runs
 without a device against scipy.interpolate."""
 
@@ -76,7 +76,7 @@ def entries_model(t, k, xq, extrapolate):
 
 
 def gtsv_model(dl, d, du, b):
-    """_xp.gtsv's stand-in: what cuSPARSE's gtsv2 takes checked (three diagonals of m >= 3 rows,
+    """_tridiag.gtsv's stand-in: what cuSPARSE's gtsv2 takes checked (three diagonals of m >= 3 rows,
     dl[0] = du[-1] = 0, one real dtype, b (k, m) C-contiguous), then the system solved densely."""
     m = d.shape[0]
     assert m >= 3 and dl.shape == du.shape == (m,) and b.shape[1] == m and b.flags.c_contiguous
@@ -93,7 +93,6 @@ def numpy_namespace():
     ns.values = lambda v, dtype=None: np.array(v, dtype=dtype)
     ns.data = np.asarray
     ns.to_host = np.asarray
-    ns.DEVICE = False
     ns.solve = np.linalg.solve
     import scipy.sparse
 
@@ -103,6 +102,35 @@ def numpy_namespace():
     ns.cdist = scipy.spatial.distance.cdist
     ns.qr = np.linalg.qr
     return ns
+
+
+def routine_standins(module, ns):
+    """{name: ns's routine of that name} for each cuarray routine `module` imports from outside
+    cuarray.scipy.interpolate (bound under NumPy's name, or with a trailing `_` where it would hide
+    a builtin or a local name: `max_`); the module's own names and its package's are left."""
+    out = {}
+    for name, value in vars(module).items():
+        origin = getattr(value, "__module__", None) or ""
+        if name.startswith("__") or isinstance(value, types.ModuleType) or not origin.startswith("cuarray") \
+                or origin.startswith("cuarray.scipy.interpolate"):
+            continue
+        key = name[:-1] if name.endswith("_") else name
+        if hasattr(ns, key):
+            out[name] = getattr(ns, key)
+    return out
+
+
+def interpolate_standins(ns):
+    """{module: stand-ins} of the package's modules for host_modules: NumPy for the routines, the
+    namespace's host-input conversions and gtsv."""
+    from cuarray.scipy.interpolate import _inputs, _tridiag
+
+    standins = {importlib.import_module("cuarray.scipy.interpolate." + mod): {} for mod in MODULES}
+    for module in standins:
+        standins[module] = routine_standins(module, ns)
+    standins[_inputs] = dict(param=ns.param, values=ns.values, data=ns.data)
+    standins[_tridiag]["gtsv"] = ns.gtsv
+    return standins
 
 
 MODULES = ["_cubic", "_cubic_spline", "_interp1d", "_ppoly", "_tridiag", "_bspline", "_make", "_ndbspline", "_rgi", "_rbf", "_polyint", "_fitpack", "_bpoly", "_ndppoly", "_ndgriddata", "_fitpack_more",
@@ -131,8 +159,7 @@ def host_interpolate_of(ppoly, linear, nd, entries):
 
     import cuarray.scipy.spatial as spatial
 
-    ns = numpy_namespace()
-    standins = {importlib.import_module("cuarray.scipy.interpolate." + mod): dict(_xp=ns) for mod in MODULES}
+    standins = interpolate_standins(numpy_namespace())
     standins[_kernels] = dict(ppoly_eval=ppoly, linear_eval=linear, linear_evaluator=linear_evaluator_of(linear),
                               ndbspline_eval=nd, bspline_entries=entries)
     # the scattered-data interpolators' KDTree and Delaunay: spatial's own host copies (its test shim)
@@ -157,11 +184,11 @@ def _spatial_shim():
 
 @pytest.fixture(scope="module")
 def host_tridiag():
-    """cuarray.scipy.interpolate._tridiag's private copy with NumPy (and gtsv_model) as `_xp`."""
+    """cuarray.scipy.interpolate._tridiag's private copy with NumPy (and gtsv_model) for its routines."""
     from cuarray.scipy.interpolate import _tridiag
     from cuarray.testing.fake_device import host_module
 
-    return host_module(_tridiag, dict(_xp=numpy_namespace()))
+    return host_module(_tridiag, interpolate_standins(numpy_namespace())[_tridiag])
 
 
 @pytest.fixture(scope="module")
