@@ -16,6 +16,8 @@
   `cuarray/`: hooks are explicit, nothing is monkey-patched;
 - no shim (`test_no_shim_modules` says what one is): a module imports each name from the module
   that defines it.
+- no comment or docstring in `cuarray/` points at an issue by number ("issue 51", "issue #7818"):
+  the text says why, which a tracker's number does not (and it outlives the tracker).
 
 Where the code does not follow a rule yet, the exception is listed below by file. Each list may only
 shrink: an entry that no longer breaks its rule fails the test (delete it), and the lists' sizes
@@ -28,6 +30,7 @@ import ast
 import functools
 import importlib.util
 import pathlib
+import re
 
 import pytest
 
@@ -358,3 +361,30 @@ def test_the_shim_check_sees_shims(name, src, shim):
         src = "from .._math.sums import {}\n\ndef g():\n    return 1\n".format(passed[0])
         shim = True
     assert bool(_shim_reasons(PKG / "linalg" / name, ast.parse(src))) is shim
+
+
+ISSUE_REFERENCE = re.compile(r"[Ii]ssue ?#?[0-9]")
+
+
+def _issue_references(root):
+    """'path:line' of each issue-by-number reference in the text files under `root`."""
+    found = []
+    for path in sorted(p for p in root.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
+        try:
+            text = path.read_text()
+        except (UnicodeDecodeError, OSError):
+            continue  # not a text file
+        found += ["{}:{}".format(path.relative_to(root), i) for i, line in enumerate(text.splitlines(), 1)
+                  if ISSUE_REFERENCE.search(line)]
+    return found
+
+
+def test_no_issue_numbers_in_the_package():
+    found = _issue_references(PKG)
+    assert not found, "say why instead of citing an issue number: {}".format(found)
+
+
+def test_the_issue_check_sees_references(tmp_path):
+    (tmp_path / "a.py").write_text("x = 1  # slow (issue 51)\n# fine: issue slots, an issue\n")
+    (tmp_path / "b.cu").write_text("// see Issue #7818\n")
+    assert _issue_references(tmp_path) == ["a.py:1", "b.cu:1"]

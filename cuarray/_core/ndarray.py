@@ -196,7 +196,7 @@ class ndarray:
             if len(strides) != len(shape):
                 raise ValueError("strides, if given, must be the same length as shape")
             if memptr is None and size:
-                # NumPy's rule (CuPy raises here, a bug by its own issue #7818): strides over the
+                # NumPy's rule (CuPy raises here, which its maintainers count a bug): strides over the
                 # size * itemsize bytes allocated, every element inside them.
                 lo = sum((n - 1) * st for n, st in zip(shape, strides) if st < 0)
                 hi = sum((n - 1) * st for n, st in zip(shape, strides) if st > 0) + itemsize

@@ -8,7 +8,7 @@ flag, never copied. Only an operand with no unit stride in its matrix dims is co
 float16 accumulates in float32 (cublasGemmEx, compute type 32F). Integer and bool products use an
 exact kernel of ours (`_int_matmul`).
 
-Host cost is part of the design (CuPy issue 5075): the common case is a few tuple reads, one
+Host cost is part of the design (a small product's host work can exceed its GPU time): the common case is a few tuple reads, one
 memoised loop look-up, one allocation from the pool and one cuBLAS call.
 """
 

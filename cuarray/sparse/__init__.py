@@ -60,7 +60,7 @@ from ._npz import load_npz as load_npz
 
 def __getattr__(name):
     # `cuarray.sparse.linalg` (and `csgraph`) on first access, as SciPy's are submodules to import: the
-    # iterative solvers are ~35 ms of a first sparse product that solves nothing (issue 51).
+    # iterative solvers are ~35 ms of import, which a first sparse product that solves nothing should not pay.
     if name in ("linalg", "csgraph"):
         return importlib.import_module(__name__ + "." + name)  # sets this package's attribute
     raise AttributeError("module {!r} has no attribute {!r}".format(__name__, name))

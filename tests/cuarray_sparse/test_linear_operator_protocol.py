@@ -1,8 +1,9 @@
 """SciPy's LinearOperator protocol (on the host shim and the GPU): subclasses that define only
 `_matvec` or `_matmat` (with `_rmatvec`, `_rmatmat` or `_adjoint` for the adjoint) and call
-``super().__init__(dtype, shape)``, pass ``dtype=None`` (inferred), or never call ``__init__`` at
-all; each kind through the public products, the algebra, and every solver of sparse.linalg, whose
-answers are checked against the exact ones (SciPy runs the same classes on the host arrays)."""
+``super().__init__(dtype, shape)`` or pass ``dtype=None`` (inferred); each kind through the public
+products, the algebra, and every solver of sparse.linalg, whose answers are checked against the
+exact ones (SciPy runs the same classes on the host arrays). A subclass that never calls
+``__init__`` is refused as SciPy 1.18 refuses it (1.17 accepted it)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import warnings
 
 import numpy as np
 import pytest
+import scipy
 import scipy.linalg as hla
 import scipy.sparse.linalg as sla
 
@@ -44,7 +46,7 @@ def _classes(base, A, AH):
         def _adjoint(self):
             return WithMatmat(self.ah, self.a)
 
-    class NoInit(base):  # CuPy's and SciPy's test pattern: attributes set, __init__ never called
+    class NoInit(base):  # attributes set, __init__ never called (SciPy 1.17 and CuPy accept it)
         def __init__(self):
             self.dtype = A.dtype
             self.shape = A.shape
@@ -73,7 +75,7 @@ def _ops(dev, kind, dtype=np.float64, seed=70):
     return ours, theirs, spd, b
 
 
-KINDS = ["matvec", "matmat", "noinit"]
+KINDS = ["matvec", "matmat"]
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -177,6 +179,16 @@ def test_eigensolvers_take_subclasses(lob, kind):
     np.testing.assert_allclose(H(lam), w[::-1][:2], rtol=1e-10)
 
 
+def _expm(dev):
+    """The expm that funm_multiply_krylov's f is on `dev`: f gets the projected matrix as a cuarray
+    array (NumPy's on the host shim), so on the GPU it is cuarray's (SciPy's refuses a device array)."""
+    if dev == "host":
+        return hla.expm
+    import cuarray.scipy.linalg as cla
+
+    return cla.expm
+
+
 @pytest.mark.parametrize("kind", KINDS)
 def test_matrix_functions_take_subclasses(dev, kind):
     op, hop, a, b = _ops(dev, kind)
@@ -185,7 +197,7 @@ def test_matrix_functions_take_subclasses(dev, kind):
     want = hla.expm(scaled) @ b
     np.testing.assert_allclose(H(dev.cla.expm_multiply(small, D(b), traceA=float(np.trace(scaled)))), want,
                                rtol=1e-10, atol=1e-12)
-    np.testing.assert_allclose(H(dev.cla.funm_multiply_krylov(hla.expm, small, D(b), assume_a="her")), want,
+    np.testing.assert_allclose(H(dev.cla.funm_multiply_krylov(_expm(dev), small, D(b), assume_a="her")), want,
                                rtol=1e-8, atol=1e-10)
     assert float(H(dev.cla.onenormest(op, t=N))) == pytest.approx(np.abs(a).sum(axis=0).max(), rel=1e-12)
 
@@ -209,3 +221,41 @@ def test_batched_vectors_give_each_product(dev, bc):
                       (op.matvec(D(x)), x @ a.T), (op.rmatvec(D(x)), x @ a), (op.matmat(D(X)), a @ X)):
         assert H(got).shape == want.shape
         np.testing.assert_allclose(H(got), want, rtol=1e-12, atol=1e-12)
+
+
+SCIPY_118 = tuple(int(p) for p in scipy.__version__.split(".")[:2]) >= (1, 18)
+
+
+def _refusals(cla, op, b, X, x0):
+    """What a subclass that never called ``__init__`` meets: each entry a call that SciPy 1.18
+    refuses with an AttributeError (its products, algebra and solvers read state `__init__` sets)."""
+    return {
+        "ndim": lambda: op.ndim, "matvec": lambda: op.matvec(b), "rmatvec": lambda: op.rmatvec(b),
+        "matmat": lambda: op.matmat(X), "rmatmat": lambda: op.rmatmat(X), "dot": lambda: op.dot(b),
+        "matmul": lambda: op @ X, "call": lambda: op(b), "rdot": lambda: op.rdot(b), "H": lambda: op.H,
+        "T": lambda: op.T, "add": lambda: op + op, "scale": lambda: 2 * op, "neg": lambda: -op,
+        "div": lambda: op / 3, "pow": lambda: op ** 2, "cg": lambda: cla.cg(op, b),
+        "gmres": lambda: cla.gmres(op, b), "lsqr": lambda: cla.lsqr(op, b),
+        "eigsh": lambda: cla.eigsh(op, k=2), "lobpcg": lambda: cla.lobpcg(op, x0),
+        "expm_multiply": lambda: cla.expm_multiply(op, b, traceA=1.0), "onenormest": lambda: cla.onenormest(op),
+    }
+
+
+def test_subclass_without_init_is_refused_as_scipy(lob):
+    """SciPy 1.18: a subclass that never calls ``__init__`` keeps its shape, dtype and repr, and
+    aslinearoperator passes it, but every product, the algebra and the solvers raise AttributeError
+    (the installed SciPy is checked to agree where it is 1.18 or newer; 1.17 accepted such a class)."""
+    op, hop, a, b = _ops(lob, "noinit")
+    assert op.shape == hop.shape and op.dtype == hop.dtype
+    assert repr(op) == repr(hop)
+    assert lob.cla.aslinearoperator(op) is op
+    X = np.random.default_rng(74).normal(size=(N, 2))
+    ours = _refusals(lob.cla, op, D(b), D(X), D(X))
+    theirs = _refusals(sla, hop, b, X, X)
+    assert ours.keys() == theirs.keys()
+    for name, call in ours.items():
+        with pytest.raises(AttributeError, match="'NoInit' object has no attribute"):
+            call()
+        if SCIPY_118:
+            with pytest.raises(AttributeError, match="'NoInit' object has no attribute"):
+                theirs[name]()

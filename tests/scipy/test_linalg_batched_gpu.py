@@ -117,6 +117,17 @@ def test_matrix_functions(name):
 def test_subspace_angles_and_special_forms():
     a, b = _rand(BATCH + (6, 3)), _rand((3, 6, 2))
     _close(cla.subspace_angles(G(a), G(b)), _slices(sla.subspace_angles, a, b), 1e-9, "subspace_angles")
+    _close(cla.subspace_angles(G(a), G(b)), sla.subspace_angles(a, b), 1e-9, "subspace_angles")  # SciPy's own batching
+    deficient = a.copy()
+    deficient[0, 0, :, 2] = deficient[0, 0, :, 0]  # one pair of rank 2 against 3: unequal angle counts
+    _close(cla.subspace_angles(G(deficient[..., :1, :, :]), G(b[0])), sla.subspace_angles(deficient[..., :1, :, :], b[0]),
+           1e-9, "subspace_angles")
+    for x, y in ((deficient, a), (a[0, 0, 0], b[0]), (a, b[..., :5, :])):
+        with pytest.raises(ValueError) as theirs:
+            sla.subspace_angles(x, y)
+        with pytest.raises(ValueError) as ours:
+            cla.subspace_angles(G(x), G(y))
+        assert type(ours.value) is type(theirs.value), (ours.value, theirs.value)
     s = RNG.random(BATCH + (3,))
     got = cla.diagsvd(G(s), 4, 3)
     want = np.stack([sla.diagsvd(x, 4, 3) for x in s.reshape(-1, 3)]).reshape(BATCH + (4, 3))

@@ -135,6 +135,9 @@ def test_boxcox_llf(dtype):
         _same(cst.boxcox_llf(-45, G(data)), stats.boxcox_llf(-45, data), "lmb -45")
         data = np.array([2003, 1950, 1997, 2000, 2009], dtype)
         _same(cst.boxcox_llf(1e-8, G(data)), stats.boxcox_llf(1e-8, data), "lmb 1e-8", rtol=1e-6)
+        data = np.full((4, 2), 3.0, dtype)  # constant: zero variance, SciPy's inf
+        with np.errstate(divide="ignore"):
+            _same(cst.boxcox_llf(2.0, G(data)), stats.boxcox_llf(2.0, data), "constant")
     _same(cst.boxcox_llf(2.0, [1.0, 2.0, 3.0]), stats.boxcox_llf(2.0, [1.0, 2.0, 3.0]), "a list")
     with pytest.raises(TypeError, match="cuarray.asarray"):
         cst.boxcox_llf(2.0, np.ones(3))

@@ -7,7 +7,7 @@ current stream and its workspace) with `bindings()`.
 Conventions (cuBLAS's): matrices are column-major, pointers are ints, `op` is 'N', 'T' or 'C'.
 Pointer mode is HOST: alpha and beta are host scalars, kept alive here per dtype.
 
-Host cost matters (CuPy spends ~140 us of host time per small matmul, CuPy issue 5075): the hot path
+Host cost matters (CuPy spends ~140 us of host time per small matmul, more than the GPU's work): the hot path
 is one thread-local look-up, a stream and generation comparison and one binding call.
 `cublasSetStream` also resets the workspace to cuBLAS's own pool, so the two calls are made only
 when this handle's stream (or its workspace) changes (same effect as setting both on every call).
@@ -284,7 +284,7 @@ def gemv(char, op, m, n, a, lda, x, incx, y, incy, alpha=None, beta=None, _obser
 
 # -- cublasLt for single GEMMs: a plan per shape, no per-call heuristics ------------------------------
 # cublasGemmEx runs its algorithm heuristics on every call; for small products that host work is
-# most of the call (CuPy issue 5075). cublasLtMatmul with a descriptor set and an algorithm chosen
+# most of the call. cublasLtMatmul with a descriptor set and an algorithm chosen
 # once per (dtype, compute type, flags, m, n, k, leading dims, device) does only the launch. Plans
 # assume 256-byte aligned pointers (Lt's default preference); other pointers, batches (stride-0
 # broadcasting is GemmStridedBatchedEx's) and shapes Lt declines go to cublasGemmEx.

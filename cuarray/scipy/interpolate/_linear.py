@@ -101,7 +101,7 @@ BLOCKS_PER_SM = 8  # the grid's cap a multiprocessor (<= 64 registers a thread: 
 # PIPE 93 / 77 / 159 on jittered 1e4 / uniform 1e4 / jittered 1e6 knots, the table (2) 103 / 116 /
 # 233; the table wins on clustered knots only (99 against the guess's 353): the guess is the default.
 # SEARCH_HYBRID (4): the guess's two records, the table's bracket (as 2) where they miss (measured
-# worse: 128 us on jittered 1e4). SEARCH_NEAR (5, issue 53): the guess's gathers of SEARCH 0 without
+# worse: 128 us on jittered 1e4). SEARCH_NEAR (5): the guess's gathers of SEARCH 0 without
 # its two costs the SASS shows: record j + 1 waits on x[j]'s compare (two dependent L1 round trips
 # a point, four points a thread one after another) and a miss (~29% of jittered points, in nearly
 # every warp) runs two divergent gallop loops (a load, a bisection test, bookkeeping each). 5 loads

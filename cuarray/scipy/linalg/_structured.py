@@ -13,7 +13,7 @@ import cuarray.linalg as _la  # (likewise)
 from ..._core.host_input import as_parameter
 from ..._creation.basic import empty, zeros
 from ..._logic.truth import any as any_
-from ..._manipulation.joining import concatenate
+from ..._manipulation.joining import concatenate, stack
 from ..._manipulation.dims import broadcast_to
 from ..._manipulation.transpose import moveaxis, swapaxes
 from ...cuda import device as _device
@@ -238,7 +238,7 @@ def pinvh(a, atol=None, rtol=None, lower=True, return_rank=False, check_finite=T
 
 def subspace_angles(A, B):
     """See `scipy.linalg.subspace_angles` (the ranks and the sine branch are read from the
-    device).
+    device; a batch is solved pair by pair).
 
     Examples
     --------
@@ -249,10 +249,21 @@ def subspace_angles(A, B):
     """
     A, B = as_lapack(A, "subspace_angles"), as_lapack(B, "subspace_angles")
     require_finite(True, A, B)
-    if A.ndim != 2:
-        raise ValueError("expected 2D array, got shape {}".format(A.shape))
-    if B.ndim != 2:
-        raise ValueError("expected 2D array, got shape {}".format(B.shape))
+    for M in (A, B):
+        if M.ndim < 2:
+            raise ValueError("expected 2D array, got shape {}".format(M.shape))
+    batch = batch_shape("subspace_angles", A.shape[:-2], B.shape[:-2])
+    if not batch:
+        return _subspace_angles(A, B)
+    # leading dimensions are batches, as SciPy's: each pair's own ranks decide its number of
+    # angles, so the pairs are solved one by one and stacked (unequal counts: stack's ValueError)
+    A, B = broadcast_to(A, batch + A.shape[-2:]), broadcast_to(B, batch + B.shape[-2:])
+    out = stack([_subspace_angles(A[i], B[i]) for i in numpy.ndindex(*batch)])
+    return out.reshape(batch + out.shape[1:])
+
+
+def _subspace_angles(A, B):
+    """subspace_angles of two matrices."""
     if A.shape[0] != B.shape[0]:
         raise ValueError("A and B must have the same number of rows, got {} and {}".format(A.shape[0], B.shape[0]))
     qa, qb = orth(A), orth(B)

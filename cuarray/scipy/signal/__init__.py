@@ -61,7 +61,7 @@ from ._design import iirnotch as iirnotch
 from ._design import iirpeak as iirpeak
 from ._design import order_filter as order_filter
 from ._design import remez as remez
-# windows, waveforms, the chirp z-transform, B-splines, symiirorder, wavelets (issue 52, signal-a)
+# windows, waveforms, the chirp z-transform, B-splines, symiirorder, wavelets
 from ._bsplines import cspline1d as cspline1d
 from ._bsplines import cspline1d_eval as cspline1d_eval
 from ._bsplines import cspline2d as cspline2d

@@ -16,7 +16,7 @@ from ..._creation.ranges import arange
 from ..._manipulation.joining import concatenate, stack
 from ..._creation.basic import full
 from ..._creation.basic import empty
-from ..._logic.content import isinf, isnan
+from ..._logic.content import isnan
 from ..._statistics.order import max as max_
 from ..._statistics.order import min as min_
 from ..._manipulation.transpose import moveaxis
@@ -28,7 +28,7 @@ from ..._indexing.inserting import take_along_axis
 from ..._sorting.searching import where
 from ..._creation.basic import zeros
 from ..._core.host_input import as_literal_or_array
-from ..._math.explog import exp, log
+from ..._math.explog import exp, log, log1p
 from ..._math.extrema import maximum, minimum
 from ..._math.sums_scan import cumsum
 from ..._sorting.sorting import argsort, sort
@@ -403,20 +403,31 @@ def _nan_slices(a, axis):
 
 
 def _log_var(logx, axis):
-    """log var(x) from log x (SciPy's `_log_var`: in logarithms throughout, so the variance of
-    values far below or above the dtype's range, a large |lmb|'s powers, keeps its digits)."""
-    logn = log(full((), logx.shape[axis], dtype=logx.dtype))  # on the device: log n - log n is 0
+    """log var(x) from log x, SciPy's `_log_var` operation for operation (its rounding too: in
+    float32 a tiny lmb leaves x^lmb a few ulps apart, and only SciPy's order of operations gives
+    SciPy's value): log |x - mean| as SciPy's signed two-term logsumexp, then the log of the
+    mean square, in logarithms throughout so that far-out powers keep their digits."""
+    logn = math.log(logx.shape[axis])
     logmean = _logsumexp(logx, axis) - logn
-    m = maximum(logx, logmean)
-    m = where(isinf(m), 0.0, m)
-    logxmu = m + log(abs_(exp(logx - m) - exp(logmean - m)))
+    top = maximum(logx, logmean)
+    at_x, at_mean = logx == top, logmean == top
+    m = at_x.astype(logx.dtype) - at_mean.astype(logx.dtype)  # the weight of the top term
+    s = where(at_x, 0.0, exp(logx - top)) - where(at_mean, 0.0, exp(logmean - top))
+    s = where(s == 0, s, s / m)
+    s = where(s < -1, -s - 2, s)
+    logxmu = log1p(s) + log(abs_(m)) + top
     return _logsumexp(2 * logxmu, axis) - logn
 
 
 def _logsumexp(v, axis):
-    m = max_(v, axis=axis, keepdims=True)
-    m = where(isinf(m), 0.0, m)
-    return m + log(sum_(exp(v - m), axis=axis, keepdims=True))
+    """SciPy's logsumexp: the maxima (every tie) taken out of the sum, log1p of the rest's sum
+    over their count, plus log of that count and the maximum."""
+    top = max_(v, axis=axis, keepdims=True)
+    at_top = v == top
+    m = sum_(at_top, axis=axis, keepdims=True, dtype=v.dtype)
+    s = sum_(where(at_top, 0.0, exp(v - top)), axis=axis, keepdims=True, dtype=v.dtype)
+    s = where(s == 0, s, s / m)
+    return log1p(s) + log(m) + top
 
 
 @omit_nans("data")

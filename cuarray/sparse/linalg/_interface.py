@@ -3,10 +3,10 @@
 SciPy's protocol, as SciPy 1.18 defines it: ``LinearOperator(shape, matvec, ...)`` builds an
 operator from functions (the class is then a factory of `_CustomLinearOperator`); a subclass
 defines `_matvec` or `_matmat` (each gives the other), optionally `_rmatvec`, `_rmatmat` or
-`_adjoint` (each gives the others), and calls ``super().__init__(dtype, shape)`` or just sets
-`dtype` and `shape` itself. The public methods check shapes and read nothing from the instance
-but `shape`, so a subclass that never calls ``__init__`` works too. Shapes may carry leading batch
-dimensions (SciPy 1.18); the solvers take 2-D operators.
+`_adjoint` (each gives the others), and calls ``super().__init__(dtype, shape)``: as in SciPy 1.18,
+an instance whose ``__init__`` never ran has no `ndim`, and its products, its algebra and the
+solvers refuse it with an AttributeError (its `shape`, `dtype` and repr still read). Shapes may
+carry leading batch dimensions (SciPy 1.18); the solvers take 2-D operators.
 """
 
 from __future__ import annotations
@@ -63,8 +63,6 @@ class LinearOperator:
     [2.0, 4.0]
     """
 
-    ndim = 2  # the instance's, set by __init__; a subclass that never calls it has a 2-D shape
-
     def __new__(cls, *args, **kwargs):
         if cls is LinearOperator:
             # called with functions: SciPy's factory of the operator they define
@@ -90,6 +88,11 @@ class LinearOperator:
         self.dtype = dtype
         self.shape = shape
         self.ndim = len(shape)
+
+    def _initialised(self):
+        """`ndim`, which only `__init__` sets: SciPy 1.18's products and algebra read such state,
+        so a subclass that never calls `__init__` is refused there with an AttributeError."""
+        return self.ndim
 
     def _init_dtype(self):
         """SciPy's dtype when none was given: that of `matvec` on an int8 vector of zeros (int8 is
@@ -126,13 +129,16 @@ class LinearOperator:
         return self.H._matmat(X)
 
     def _adjoint(self):
+        self._initialised()
         return _AdjointLinearOperator(self)
 
     def _transpose(self):
+        self._initialised()
         return _TransposedLinearOperator(self)
 
     # -- the public products, with SciPy's shape rules ---------------------------------------------
     def _shared_matvec(self, x, adjoint=False):
+        self._initialised()
         name = "rmatvec" if adjoint else "matvec"
         x = as_array(x, "LinearOperator." + name)
         *outer_batch, m, n = self.shape
@@ -161,6 +167,7 @@ class LinearOperator:
         return self._shared_matvec(x, adjoint=True)
 
     def _shared_matmat(self, X, adjoint=False):
+        self._initialised()
         sparse = issparse(X)
         if not sparse:
             X = as_array(X, "LinearOperator." + ("rmatmat" if adjoint else "matmat"))
@@ -194,11 +201,13 @@ class LinearOperator:
     def __truediv__(self, other):
         if not _isscalar(other):
             raise ValueError("Can only divide a linear operator by a scalar.")
+        self._initialised()
         return _ScaledLinearOperator(self, 1.0 / other)
 
     def dot(self, x):
         """See `scipy.sparse.linalg.LinearOperator.dot`: an operator gives the product operator, a
         scalar the scaled one, a vector (N,) `matvec`, a matrix (..., N, K) `matmat`."""
+        self._initialised()
         if isinstance(x, LinearOperator):
             return _ProductLinearOperator(self, x)
         if _isscalar(x):
@@ -228,6 +237,7 @@ class LinearOperator:
 
     def rdot(self, x):
         """See `scipy.sparse.linalg.LinearOperator.rdot`: x A (a vector (M,) or matrices (..., K, M))."""
+        self._initialised()
         if isinstance(x, LinearOperator):
             return _ProductLinearOperator(x, self)
         if _isscalar(x):
@@ -243,16 +253,19 @@ class LinearOperator:
                          "some integer `K`. Given shape: {1}.".format(m, x.shape))
 
     def __pow__(self, p):
+        self._initialised()
         if _isscalar(p):
             return _PowerLinearOperator(self, p)
         return NotImplemented
 
     def __add__(self, x):
+        self._initialised()
         if isinstance(x, LinearOperator):
             return _SumLinearOperator(self, x)
         return NotImplemented
 
     def __neg__(self):
+        self._initialised()
         return _ScaledLinearOperator(self, -1)
 
     def __sub__(self, x):

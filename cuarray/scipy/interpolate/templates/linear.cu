@@ -486,7 +486,7 @@ CUARRAY_LIN_DEV double numpy_value(const Tab& tab, const typename Tab::Rec& rl, 
 
 // numpy.interp's value at v in [x0, xn) on a paired table (MODE_NUMPY with SEARCH 5): what
 // eval_point computes there (near_before's segment, numpy_value's formula), in fewer issue slots a
-// point (issue 53: ncu on an H100 counted 143 a point, issue slots 79% busy; this path 102, with the
+// point (ncu on an H100 counted 143 a point, issue slots 79% busy; this path 102, with the
 // shared-memory loads then the limit: L1/shared pipe 83% busy at ~7.4 wavefronts a random 16-byte
 // gather). The segment is the one j with x[j] before v and x[j + 1] not (unique on sorted knots);
 // the guess's 32-bit index; a miss reads the one record beyond the pair (j - 1 or j + 2: the answer on

@@ -1,8 +1,8 @@
 """`RotationSpline`: rotations interpolated with continuous angular rate and acceleration. See
 `scipy.spatial.transform.RotationSpline`.
 
-The method is the one SciPy cites (Smooth Attitude Interpolation, the PDF attached to SciPy's
-issue 2932755): between consecutive knots the rotation vector relative to the knot's rotation is
+The method is the one SciPy cites (Smooth Attitude Interpolation, the note SciPy's RotationSpline
+follows): between consecutive knots the rotation vector relative to the knot's rotation is
 a cubic of time, r(s) = a s^3 + b s^2 + w_k s; the angular rates w_k at the interior knots make
 the angular acceleration continuous, a block-tridiagonal system (3 x 3 blocks) that is nonlinear
 in the rates and is solved by a few fixed-point steps. The knots are few, so that solve is host
