@@ -128,6 +128,32 @@ def test_modulus_log_log1p_at_the_top_of_the_range(lib, dt, rough):
     lib.set_rough(0)
 
 
+@pytest.mark.parametrize("rough", [0, 1], ids=["host-hypot", "cuda-like-hypot"])
+@pytest.mark.parametrize("dt", [np.float16, np.float32, np.float64])
+def test_real_hypot_at_the_top_of_the_range(lib, dt, rough):
+    # the hypot ufunc's loops: C's hypot (NumPy's) is finite wherever the result is; hypot(1, DBL_MAX)
+    # was inf on the H200 (CUDA's hypot rounds its top ulps up)
+    lib.set_rough(rough)
+    big = float(np.finfo(dt).max)
+    rng = np.random.default_rng()
+    parts = [1.0, -1.0, 1e-3, 0.0, -0.0, big, -big, big / 2, big * 0.75, float(np.nextafter(dt(big), dt(0))),
+             np.inf, -np.inf, np.nan, float(np.finfo(dt).smallest_subnormal)]
+    a = np.array([x for x in parts for _ in parts] + list(big * (rng.random(20) * 2 - 1)), dt)
+    b = np.array([y for _ in parts for y in parts] + list(big * (rng.random(20) * 2 - 1)), dt)
+    ct = np.float64 if dt == np.float64 else np.float32  # NumPy's float16 loop: hypotf, rounded
+    out = np.empty(a.size, ct)
+    fn = lib.hypot_d if ct == np.float64 else lib.hypot_f
+    pa, pb = a.astype(ct), b.astype(ct)
+    fn(*(x.ctypes.data_as(ctypes.c_void_p) for x in (pa, pb, out)), ctypes.c_long(a.size))
+    lib.set_rough(0)
+    with np.errstate(all="ignore"):
+        got, want = out.astype(dt), np.hypot(a, b)
+    assert got[0 * len(parts) + 5] == want[5] == big  # hypot(1, max)
+    assert np.isinf(got[5 * len(parts) + 5])  # hypot(max, max)
+    np.testing.assert_array_max_ulp(got[np.isfinite(want)], want[np.isfinite(want)], maxulp=2)
+    np.testing.assert_array_equal(got[~np.isfinite(want)], want[~np.isfinite(want)])
+
+
 @pytest.mark.parametrize("dt", [np.complex64, np.complex128])
 def test_log1p_near_zero_is_accurate_to_rounding(lib, dt):
     # Re log1p(z) near 0 is log1p(2x + x^2 + y^2)/2: the smallest normal t gives t + tj exactly, where

@@ -320,3 +320,28 @@ def test_sinc_as_numpy_steps():
         assert got.dtype == want.dtype
         bad = mismatches(got, want, z, "sinc", rtol=32)
         assert not bad, "\n".join(bad[:20])
+
+
+@pytest.mark.parametrize("dt", ["float16", "float32", "float64"])
+def test_hypot_at_the_top_of_the_range(dt):
+    """C's hypot (NumPy's) is finite wherever the result is: hypot(1, DBL_MAX) is DBL_MAX (CUDA's
+    hypot gave inf on the H200); inf and NaN as NumPy's."""
+    f = np.finfo(dt)
+    big = float(f.max)
+    parts = [1.0, -1.0, 1e-3, 0.0, big, -big, big / 2, big * 0.75, float(np.nextafter(f.max, 0)), np.inf, np.nan,
+             float(f.smallest_subnormal)]
+    rng = np.random.default_rng()
+    a = np.array([x for x in parts for _ in parts] + list(big * (rng.random(200) * 2 - 1)), dt)
+    b = np.array([y for _ in parts for y in parts] + list(big * (rng.random(200) * 2 - 1)), dt)
+    with np.errstate(all="ignore"):
+        want = np.hypot(a, b)
+    got = cp.hypot(cp.asarray(a), cp.asarray(b)).get()
+    assert got.dtype == want.dtype
+    fin = np.isfinite(want)
+    assert np.isfinite(got).tolist() == fin.tolist(), (a[np.isfinite(got) != fin], b[np.isfinite(got) != fin])
+    np.testing.assert_array_max_ulp(got[fin], want[fin], maxulp=2)
+    np.testing.assert_array_equal(got[~fin], want[~fin])
+    # the fuzz case: an int8 array with a Python float (the float64 loop)
+    x = np.array([[1, 0], [1, 1]], np.int8)
+    np.testing.assert_array_equal(cp.hypot(cp.asarray(x), -1.7976931348623157e308).get(),
+                                  np.hypot(x, -1.7976931348623157e308))

@@ -40,21 +40,24 @@ template <typename T> __device__ __forceinline__ T c_nan() { return T(0) / T(0);
 template <typename T> __device__ __forceinline__ T c_inf() { return T(1) / T(0); }
 
 template <typename T> __device__ __forceinline__ complex<T> conj(complex<T> z) { return complex<T>(z.re, -z.im); }
-// |z| as NumPy's (C's hypot): finite whenever it is (CUDA's hypot overflows to inf a few ulp
-// below the largest finite value).
-template <typename T> __device__ __forceinline__ T modulus(complex<T> z) {
-  T h = ::hypot(z.re, z.im);
-  if (::isinf(h) && ::isfinite(z.re) && ::isfinite(z.im)) {
-    // CUDA's hypot may round up past the largest finite value where |z| is finite (|1e-3 +
-    // DBL_MAX j| gave inf on the H100, and so did twice the hypot of the halved parts, one ulp
-    // above DBL_MAX/2): the larger part times sqrt(1 + r^2), r = smaller/larger <= 1, overflows
-    // only where |z| itself does (r^2 underflows to 0 for a negligible smaller part).
-    T a = ::fmax(::fabs(z.re), ::fabs(z.im)), b = ::fmin(::fabs(z.re), ::fabs(z.im));
+// hypot as C's (NumPy's hypot and |z|): finite whenever the result is (CUDA's hypot overflows to
+// inf a few ulp below the largest finite value: hypot(1, DBL_MAX) and |1e-3 + DBL_MAX j| gave inf
+// on the H100 and H200). The float16 loops call the float one (its result rounds to float16).
+template <typename T> __device__ __forceinline__ T finite_hypot(T x, T y) {
+  T h = ::hypot(x, y);
+  if (::isinf(h) && ::isfinite(x) && ::isfinite(y)) {
+    // Twice the hypot of the halved parts was one ulp above DBL_MAX/2 there too: the larger part
+    // times sqrt(1 + r^2), r = smaller/larger <= 1, overflows only where the hypot itself does
+    // (r^2 underflows to 0 for a negligible smaller part).
+    T a = ::fmax(::fabs(x), ::fabs(y)), b = ::fmin(::fabs(x), ::fabs(y));
     T r = b / a;
     h = a * ::sqrt(T(1) + r * r);
   }
   return h;
 }
+__device__ __forceinline__ float hypot(float x, float y) { return finite_hypot(x, y); }
+__device__ __forceinline__ double hypot(double x, double y) { return finite_hypot(x, y); }
+template <typename T> __device__ __forceinline__ T modulus(complex<T> z) { return finite_hypot(z.re, z.im); }
 template <typename T> __device__ __forceinline__ T abs(complex<T> z) { return modulus(z); }
 template <typename T> __device__ __forceinline__ T absolute(complex<T> z) { return modulus(z); }
 template <typename T> __device__ __forceinline__ T arg(complex<T> z) { return ::atan2(z.im, z.re); }
