@@ -78,7 +78,9 @@ template <typename T> __device__ __forceinline__ complex<T> times_i(complex<T> z
 template <typename T> __device__ __forceinline__ complex<T> times_minus_i(complex<T> z) { return complex<T>(z.im, -z.re); }
 
 // NumPy 2's sign of a complex number: z/|z| (0 for 0). An infinite part decides the direction even
-// when the other part is NaN; both parts infinite, or a NaN with no infinity, give NaN.
+// when the other part is NaN; both parts infinite, or a NaN with no infinity, give NaN. Finite parts
+// whose |z| overflows take NumPy's infinite-|z| branch: +-1j by Im's sign (sign(DBL_MAX + DBL_MAX j)
+// is 1j there, and sign(DBL_MAX - DBL_MAX j) -1j).
 template <typename T>
 __device__ __forceinline__ complex<T> sign(complex<T> z) {
   if (::isinf(z.re)) {
@@ -89,8 +91,9 @@ __device__ __forceinline__ complex<T> sign(complex<T> z) {
   if (z.re != z.re || z.im != z.im) return complex<T>(c_nan<T>(), c_nan<T>());
   T m = ::fmax(::fabs(z.re), ::fabs(z.im));
   if (m == T(0)) return complex<T>(T(0), T(0));
-  // Over the larger part first (exact: a power of 2), so |z| past the type's range still gives
-  // z/|z| (NumPy 2.5 returns +-1j for sign(1.8e308 + 1e308j): docs/differences.md).
+  if (::isinf(finite_hypot(z.re, z.im))) return complex<T>(T(0), z.im > T(0) ? T(1) : T(-1));
+  // Over the larger part first (exact: a power of 2): NumPy's division by hypot rounds subnormal
+  // parts (docs/differences.md).
   int e = ::ilogb(m);
   T a = ::hypot(::scalbn(z.re, -e), ::scalbn(z.im, -e));
   // scaling up is exact, scaling down rounds: after the quotient then, one rounding into subnormals
