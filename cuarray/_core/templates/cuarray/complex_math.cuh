@@ -242,6 +242,42 @@ __device__ __forceinline__ complex<T> mul_unfused(complex<T> a, complex<T> b) {
   return complex<T>(a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re);
 }
 
+// b log a in the fallback of a**b as C's complex product (glibc's cpow is cexp(b * clog(a)), the
+// product with C99 Annex G's recovery, libgcc's __muldc3): where both textbook parts are NaN an
+// infinite factor is recovered as its direction, so 17**(-inf + infj) is cexp(-inf + infj) = 0
+// (NumPy's), not NaN.
+template <typename T>
+__device__ __forceinline__ complex<T> mul_c99(complex<T> x, complex<T> y) {
+  T a = x.re, b = x.im, c = y.re, d = y.im;
+  T ac = a * c, bd = b * d, ad = a * d, bc = b * c;
+  complex<T> r(ac - bd, ad + bc);
+  if (!(::isnan(r.re) && ::isnan(r.im))) return r;
+  bool recalc = false;
+  if (::isinf(a) || ::isinf(b)) {
+    a = ::copysign(::isinf(a) ? T(1) : T(0), a);
+    b = ::copysign(::isinf(b) ? T(1) : T(0), b);
+    if (::isnan(c)) c = ::copysign(T(0), c);
+    if (::isnan(d)) d = ::copysign(T(0), d);
+    recalc = true;
+  }
+  if (::isinf(c) || ::isinf(d)) {
+    c = ::copysign(::isinf(c) ? T(1) : T(0), c);
+    d = ::copysign(::isinf(d) ? T(1) : T(0), d);
+    if (::isnan(a)) a = ::copysign(T(0), a);
+    if (::isnan(b)) b = ::copysign(T(0), b);
+    recalc = true;
+  }
+  if (!recalc && (::isinf(ac) || ::isinf(bd) || ::isinf(ad) || ::isinf(bc))) {
+    if (::isnan(a)) a = ::copysign(T(0), a);
+    if (::isnan(b)) b = ::copysign(T(0), b);
+    if (::isnan(c)) c = ::copysign(T(0), c);
+    if (::isnan(d)) d = ::copysign(T(0), d);
+    recalc = true;
+  }
+  if (recalc) r = complex<T>(c_inf<T>() * (a * c - b * d), c_inf<T>() * (a * d + b * c));
+  return r;
+}
+
 // a**b: small integer exponents by repeated multiplication (exact where NumPy is exact, e.g.
 // 1j**3 == -1j), otherwise exp(b log a). The integer steps are NumPy's npy_cpow's, non-finite parts
 // included: n = 1, 2, 3 as a, a*a, a*(a*a); any other |n| < 100 by squaring onto 1 (so 1 * (inf+0j)
@@ -277,7 +313,7 @@ __device__ __forceinline__ complex<T> pow(complex<T> a, complex<T> b) {
     T rat = r.re / r.im, scl = T(1) / (r.im + r.re * rat);
     return complex<T>(rat * scl, T(-1) * scl);
   }
-  return exp(mul_unfused(b, log(a)));
+  return exp(mul_c99(b, log(a)));
 }
 template <typename T>
 __device__ __forceinline__ complex<T> power(complex<T> a, complex<T> b) { return pow(a, b); }
