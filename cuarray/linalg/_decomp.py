@@ -228,11 +228,16 @@ def eigvalsh(a, UPLO="L"):
 def _geev(a, vectors: bool, fn: str):
     a = as_array(a, fn)
     assert_stacked_square(a)
-    char = compute_char(a)
+    # NumPy checks finiteness before the type: a float16 matrix holding inf is its LinAlgError
+    # (roots of float16 coefficients whose companion row overflows), a finite one its TypeError
+    half = a.dtype.char == "e"
+    char = None if half else compute_char(a)
     # NumPy checks eig's input (cuSOLVER's geev fails with INTERNAL_ERROR on NaN); the read-back
     # waits for the device, as the eigenvalue type check below does anyway.
     if a.size and not bool(all_(isfinite(a))):
         raise LinAlgError("Array must not contain infs or NaNs")
+    if half:
+        compute_char(a)  # (raises)
     n = a.shape[-1]
     batch_shape = a.shape[:-2]
     h = stacked_copy(a, char, "F")
