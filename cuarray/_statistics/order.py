@@ -19,7 +19,6 @@ import numpy
 
 from .._core import reduction_ops as _r
 from .._core.copying import copyto_where_unchecked, fill
-from .._creation.ranges import arange
 from .._logic.content import isnan
 from .._logic.ops import logical_and
 from .._manipulation.dims import broadcast_to
@@ -73,9 +72,9 @@ def nan_order(strides, raxes):
 def _first_nan(a, axis, keepdims, initial, where, res):
     """`res` (max or min of complex `a`) with NumPy's NaN where it is NaN: the first NaN of each
     slice in NumPy's order of iteration (`nan_order`), each axis in its own direction."""
-    if getattr(a, "dtype", None) is None or a.dtype.kind != "c" or not a.size:
-        return res
-    if initial is not _r.NOVALUE and numpy.isnan(initial):
+    if getattr(a, "dtype", None) is None or a.dtype.kind != "c" or not a.size or res.dtype.kind != "c":
+        return res  # (into a real out=, which NaN it was is lost in the cast)
+    if initial is not _r.NOVALUE and numpy.asarray(initial).dtype.kind in "fc" and numpy.isnan(initial):
         fill(res, initial)  # NumPy's first element of every slice, which no later one replaces
         return res
     kept, order = nan_order(a.strides, _r.normalize_axes(axis, a.ndim))
@@ -92,6 +91,8 @@ def _first_nan(a, axis, keepdims, initial, where, res):
     first = argmax(nan.reshape(kshape + (n_red,)), axis=-1).reshape(kshape or (1,))
     # its value: one gather by the kept axes' positions and the flat index's coordinates (device
     # index arrays, broadcast to the kept shape)
+    from .._creation.ranges import arange  # (function level: cuarray's import leaves it for first use)
+
     k = len(kshape)
     index = [arange(n).reshape((1,) * i + (n,) + (1,) * (k - 1 - i)) for i, n in enumerate(kshape)]
     step = n_red

@@ -13,8 +13,9 @@ import numpy as np
 import pytest
 
 from cuarray._core import reduction_ops as _r
+from cuarray._creation import ranges
 from cuarray._statistics import order
-from cuarray.testing.fake_device import host_module
+from cuarray.testing.fake_device import host_modules
 
 
 def _last_nan_reduce(name, a, axis, dtype, out, keepdims, initial, where):
@@ -44,11 +45,11 @@ def _last_nan_reduce(name, a, axis, dtype, out, keepdims, initial, where):
 @pytest.fixture(scope="module")
 def host_order():
     r = types.SimpleNamespace(reduce_fast=_last_nan_reduce, NOVALUE=_r.NOVALUE, normalize_axes=_r.normalize_axes)
-    return host_module(order, {
-        "_r": r, "isnan": np.isnan, "argmax": np.argmax, "arange": np.arange,
+    return host_modules({ranges: {"arange": np.arange}, order: {
+        "_r": r, "isnan": np.isnan, "argmax": np.argmax,
         "floor_divide": np.floor_divide, "remainder": np.remainder, "logical_and": np.logical_and,
         "broadcast_to": np.broadcast_to, "fill": lambda a, v: a.fill(v),
-        "copyto_where_unchecked": lambda dst, src, mask: np.copyto(dst, src, where=mask)})
+        "copyto_where_unchecked": lambda dst, src, mask: np.copyto(dst, src, where=mask)}})[order]
 
 
 def _same(got, want):
