@@ -15,13 +15,20 @@ from typing import NamedTuple
 
 import numpy
 
-from .._creation.basic import empty, zeros
+from .._core import reduction_ops as _r
+from .._core.copying import copyto_where_unchecked
+from .._creation.basic import empty, ones, zeros
 from .._creation.from_data import asarray
 from .._creation.matrices import triu
+from .._logic.comparison import less
 from .._logic.content import isfinite
 from .._logic.truth import all as all_
 from .._manipulation.rearranging import roll
+from .._math.arithmetic import divide, multiply, negative
 from .._math.complex import conj
+from .._math.extrema import maximum
+from .._math.floating import frexp, ldexp
+from .._math.misc import absolute
 from .._sorting.searching import where
 from ..cuda.libs import cusolver as _cs
 from ._util import (LinAlgError, as_array, assert_stacked_2d, assert_stacked_square, batch_of,
@@ -180,6 +187,21 @@ def _syev(a, UPLO, vectors: bool, fn: str):
     # NumPy's 'L' (row-major lower) is the column-major upper triangle of the block.
     uplo = _cs.UPPER if UPLO == "L" else _cs.LOWER
     jobz = _cs.VECTOR if vectors else _cs.NOVECTOR
+    infos = _syev_run(char, jobz, uplo, n, c, w)
+    if int(infos.get().max()) > 0:
+        # cuSOLVER's heevd failed where LAPACK converges on c I plus subnormal off-diagonal
+        # entries (complex64, 1e-6 on the diagonal, 1e-39 elsewhere): again on each matrix scaled
+        # by a power of 2 to a largest entry in [0.5, 1) (exact), with the entries below eps of it
+        # zeroed (within the algorithm's own backward error, n eps |A|), its eigenvalues scaled back.
+        c, scale = _scaled_flushed(a, char)
+        infos = _syev_run(char, jobz, uplo, n, c, w)
+        raise_on_info(infos, "Eigenvalues did not converge")
+        w = divide(w, scale.reshape(scale.shape[:-1]))
+    return w, c
+
+
+def _syev_run(char, jobz, uplo, n, c, w):
+    """syevd (syevjBatched for stacks of small matrices) over the stack c into w: the infos."""
     base, step, batch = _blocks(c)
     infos = info_array(batch)
     if batch > 1 and n <= BATCHED_MAX_N:
@@ -188,8 +210,22 @@ def _syev(a, UPLO, vectors: bool, fn: str):
         wstep = n * w.itemsize
         for i in range(batch):
             _cs.syevd(char, jobz, uplo, n, base + i * step, n, w.data.ptr + i * wstep, infos.data.ptr + 4 * i)
-    raise_on_info(infos, "Eigenvalues did not converge")
-    return w, c
+    return infos
+
+
+def _scaled_flushed(a, char):
+    """(a copy of the stack a, each matrix times 2^-e, its largest |entry| in [0.5, 1), entries
+    below eps zeroed; the factors 2^-e, shape (..., 1, 1))."""
+    fi = numpy.finfo(real_char(char))
+    c = stacked_copy(a, char, "C")
+    big = _r.reduce("max", absolute(c), axis=(-2, -1), keepdims=True)
+    # 2^-e, e >= 3 - maxexp so the factor is finite (a stack of subnormal matrices: near 1, not at
+    # it); frexp(0) is 0, a factor of 1
+    e = maximum(frexp(big)[1], 3 - fi.maxexp)
+    scale = ldexp(ones((), fi.dtype), negative(e))
+    multiply(c, scale, out=c)
+    copyto_where_unchecked(c, numpy.zeros((), c.dtype)[()], less(absolute(c), fi.eps))
+    return c, scale
 
 
 def eigh(a, UPLO="L"):
@@ -228,11 +264,16 @@ def eigvalsh(a, UPLO="L"):
 def _geev(a, vectors: bool, fn: str):
     a = as_array(a, fn)
     assert_stacked_square(a)
-    char = compute_char(a)
+    # NumPy checks finiteness before the type: a float16 matrix holding inf is its LinAlgError
+    # (roots of float16 coefficients whose companion row overflows), a finite one its TypeError
+    half = a.dtype.char == "e"
+    char = None if half else compute_char(a)
     # NumPy checks eig's input (cuSOLVER's geev fails with INTERNAL_ERROR on NaN); the read-back
     # waits for the device, as the eigenvalue type check below does anyway.
     if a.size and not bool(all_(isfinite(a))):
         raise LinAlgError("Array must not contain infs or NaNs")
+    if half:
+        compute_char(a)  # (raises)
     n = a.shape[-1]
     batch_shape = a.shape[:-2]
     h = stacked_copy(a, char, "F")

@@ -129,6 +129,52 @@ def test_modulus_log_log1p_at_the_top_of_the_range(lib, dt, rough):
 
 
 @pytest.mark.parametrize("dt", [np.complex64, np.complex128])
+def test_power_of_non_finite_exponents_as_glibc_cpow(lib, dt):
+    # npy_cpow's fallback is glibc's cexp(b * clog(a)), the product with C99 Annex G's recovery of
+    # infinities: 17 ** (-inf + infj) and (3e38 - 3e38j) ** (-inf + nanj) are 0 in NumPy (were NaN)
+    big = float(np.finfo(_real(dt)).max)
+    inf, nan = np.inf, np.nan
+    bases = [17, 3e38 - 3e38j, 1 + 1j, -2, 0.5j, 0.25 - 0.5j, complex(inf, 0), complex(-inf, 1), complex(nan, 1),
+             complex(1, inf), 1e30 + 1e-30j]
+    exps = [complex(-inf, inf), complex(-inf, nan), complex(inf, inf), complex(nan, inf), complex(-big, -inf),
+            complex(inf, -inf), complex(-inf, -inf), complex(inf, nan), complex(1.5, inf), complex(-1.5, -inf),
+            complex(inf, 0.5), complex(-inf, 0.5), complex(nan, 0), complex(0.5, nan), 2.5 + 0.5j]
+    with np.errstate(all="ignore"):
+        a = np.array([x for x in bases for _ in exps], dt)
+        b = np.array([y for _ in bases for y in exps], dt)
+        want = np.power(a, b)
+    got = _power(lib, a, b)
+    bad = mismatches(got, want, a, "power", rtol=16)
+    assert not bad, "\n".join(bad[:20])
+
+
+@pytest.mark.parametrize("rough", [0, 1], ids=["host-hypot", "cuda-like-hypot"])
+@pytest.mark.parametrize("dt", [np.float16, np.float32, np.float64])
+def test_real_hypot_at_the_top_of_the_range(lib, dt, rough):
+    # the hypot ufunc's loops: C's hypot (NumPy's) is finite wherever the result is; hypot(1, DBL_MAX)
+    # was inf on the H200 (CUDA's hypot rounds its top ulps up)
+    lib.set_rough(rough)
+    big = float(np.finfo(dt).max)
+    rng = np.random.default_rng()
+    parts = [1.0, -1.0, 1e-3, 0.0, -0.0, big, -big, big / 2, big * 0.75, float(np.nextafter(dt(big), dt(0))),
+             np.inf, -np.inf, np.nan, float(np.finfo(dt).smallest_subnormal)]
+    a = np.array([x for x in parts for _ in parts] + list(big * (rng.random(20) * 2 - 1)), dt)
+    b = np.array([y for _ in parts for y in parts] + list(big * (rng.random(20) * 2 - 1)), dt)
+    ct = np.float64 if dt == np.float64 else np.float32  # NumPy's float16 loop: hypotf, rounded
+    out = np.empty(a.size, ct)
+    fn = lib.hypot_d if ct == np.float64 else lib.hypot_f
+    pa, pb = a.astype(ct), b.astype(ct)
+    fn(*(x.ctypes.data_as(ctypes.c_void_p) for x in (pa, pb, out)), ctypes.c_long(a.size))
+    lib.set_rough(0)
+    with np.errstate(all="ignore"):
+        got, want = out.astype(dt), np.hypot(a, b)
+    assert got[0 * len(parts) + 5] == want[5] == big  # hypot(1, max)
+    assert np.isinf(got[5 * len(parts) + 5])  # hypot(max, max)
+    np.testing.assert_array_max_ulp(got[np.isfinite(want)], want[np.isfinite(want)], maxulp=2)
+    np.testing.assert_array_equal(got[~np.isfinite(want)], want[~np.isfinite(want)])
+
+
+@pytest.mark.parametrize("dt", [np.complex64, np.complex128])
 def test_log1p_near_zero_is_accurate_to_rounding(lib, dt):
     # Re log1p(z) near 0 is log1p(2x + x^2 + y^2)/2: the smallest normal t gives t + tj exactly, where
     # NumPy's log(hypot(1 + x, y)) gives 0 + tj (docs/differences.md); Im is NumPy's atan2(y, 1 + x)

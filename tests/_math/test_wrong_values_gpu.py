@@ -320,3 +320,57 @@ def test_sinc_as_numpy_steps():
         assert got.dtype == want.dtype
         bad = mismatches(got, want, z, "sinc", rtol=32)
         assert not bad, "\n".join(bad[:20])
+
+
+@pytest.mark.parametrize("dt", ["float16", "float32", "float64"])
+def test_hypot_at_the_top_of_the_range(dt):
+    """C's hypot (NumPy's) is finite wherever the result is: hypot(1, DBL_MAX) is DBL_MAX (CUDA's
+    hypot gave inf on the H200); inf and NaN as NumPy's."""
+    f = np.finfo(dt)
+    big = float(f.max)
+    parts = [1.0, -1.0, 1e-3, 0.0, big, -big, big / 2, big * 0.75, float(np.nextafter(f.max, 0)), np.inf, np.nan,
+             float(f.smallest_subnormal)]
+    rng = np.random.default_rng()
+    a = np.array([x for x in parts for _ in parts] + list(big * (rng.random(200) * 2 - 1)), dt)
+    b = np.array([y for _ in parts for y in parts] + list(big * (rng.random(200) * 2 - 1)), dt)
+    with np.errstate(all="ignore"):
+        want = np.hypot(a, b)
+    got = cp.hypot(cp.asarray(a), cp.asarray(b)).get()
+    assert got.dtype == want.dtype
+    fin = np.isfinite(want)
+    assert np.isfinite(got).tolist() == fin.tolist(), (a[np.isfinite(got) != fin], b[np.isfinite(got) != fin])
+    np.testing.assert_array_max_ulp(got[fin], want[fin], maxulp=2)
+    np.testing.assert_array_equal(got[~fin], want[~fin])
+    # the fuzz case: an int8 array with a Python float (the float64 loop)
+    x = np.array([[1, 0], [1, 1]], np.int8)
+    np.testing.assert_array_equal(cp.hypot(cp.asarray(x), -1.7976931348623157e308).get(),
+                                  np.hypot(x, -1.7976931348623157e308))
+
+
+@pytest.mark.parametrize("dt", ["complex64", "complex128"])
+def test_power_of_non_finite_exponents_as_glibc_cpow(dt):
+    """npy_cpow's fallback is glibc's cexp(b * clog(a)), C99 Annex G's product recovering an infinite
+    factor: float_power(17, -inf + infj) and (3e38 - 3e38j) ** (-inf + nanj) are 0 (cuarray gave
+    NaN); NaN, infinities and signed zeros as NumPy's, finite parts within 32 ulps."""
+    big = float(np.finfo(dt).max)
+    inf, nan = np.inf, np.nan
+    bases = [17, 3e38 - 3e38j, 1 + 1j, -2, 0.5j, 0.25 - 0.5j, complex(inf, 0), complex(-inf, 1), complex(nan, 1),
+             complex(1, inf), 1e30 + 1e-30j]
+    exps = [complex(-inf, inf), complex(-inf, nan), complex(inf, inf), complex(nan, inf), complex(-big, -inf),
+            complex(inf, -inf), complex(-inf, -inf), complex(inf, nan), complex(1.5, inf), complex(-1.5, -inf),
+            complex(inf, 0.5), complex(-inf, 0.5), complex(nan, 0), complex(0.5, nan), 2.5 + 0.5j]
+    with np.errstate(all="ignore"):
+        a = np.array([x for x in bases for _ in exps], dt)
+        b = np.array([y for _ in bases for y in exps], dt)
+        want = np.power(a, b)
+    got = cp.power(cp.asarray(a), cp.asarray(b)).get()
+    bad = mismatches(got, want, a, "power", rtol=32)
+    assert not bad, "\n".join(bad[:20])
+    # the fuzz cases: a uint16 base (the complex128 loop) and a complex64 base to complex128 exponents
+    x, e = np.array(17, np.uint16), np.array(complex(-inf, inf), np.complex64)
+    np.testing.assert_array_equal(cp.float_power(cp.asarray(x), cp.asarray(e)).get(), np.float_power(x, e))
+    x = np.array([3.0625412211588078e+38 - 3.0625412211588078e+38j], np.complex64)
+    e = np.array([complex(-inf, nan), complex(-big, -inf)], np.complex128)
+    with np.errstate(all="ignore"):
+        want = np.float_power(x, e)
+    np.testing.assert_array_equal(cp.float_power(cp.asarray(x), cp.asarray(e)).get(), want)

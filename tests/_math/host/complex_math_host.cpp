@@ -42,3 +42,8 @@ BINARY(pow_f, float)
     out[2*i] = r.re; out[2*i+1] = r.im; } }
 PRODUCT(mul_d, double)
 PRODUCT(mul_f, float)
+// the hypot ufunc's real loops (float16 through the float one)
+#define HYPOT(NAME, T) extern "C" void NAME(const T* a, const T* b, T* out, long n) { \
+  for (long i = 0; i < n; ++i) out[i] = cuarray::finite_hypot(a[i], b[i]); }
+HYPOT(hypot_d, double)
+HYPOT(hypot_f, float)

@@ -40,21 +40,24 @@ template <typename T> __device__ __forceinline__ T c_nan() { return T(0) / T(0);
 template <typename T> __device__ __forceinline__ T c_inf() { return T(1) / T(0); }
 
 template <typename T> __device__ __forceinline__ complex<T> conj(complex<T> z) { return complex<T>(z.re, -z.im); }
-// |z| as NumPy's (C's hypot): finite whenever it is (CUDA's hypot overflows to inf a few ulp
-// below the largest finite value).
-template <typename T> __device__ __forceinline__ T modulus(complex<T> z) {
-  T h = ::hypot(z.re, z.im);
-  if (::isinf(h) && ::isfinite(z.re) && ::isfinite(z.im)) {
-    // CUDA's hypot may round up past the largest finite value where |z| is finite (|1e-3 +
-    // DBL_MAX j| gave inf on the H100, and so did twice the hypot of the halved parts, one ulp
-    // above DBL_MAX/2): the larger part times sqrt(1 + r^2), r = smaller/larger <= 1, overflows
-    // only where |z| itself does (r^2 underflows to 0 for a negligible smaller part).
-    T a = ::fmax(::fabs(z.re), ::fabs(z.im)), b = ::fmin(::fabs(z.re), ::fabs(z.im));
+// hypot as C's (NumPy's hypot and |z|): finite whenever the result is (CUDA's hypot overflows to
+// inf a few ulp below the largest finite value: hypot(1, DBL_MAX) and |1e-3 + DBL_MAX j| gave inf
+// on the H100 and H200). The float16 loops call the float one (its result rounds to float16).
+template <typename T> __device__ __forceinline__ T finite_hypot(T x, T y) {
+  T h = ::hypot(x, y);
+  if (::isinf(h) && ::isfinite(x) && ::isfinite(y)) {
+    // Twice the hypot of the halved parts was one ulp above DBL_MAX/2 there too: the larger part
+    // times sqrt(1 + r^2), r = smaller/larger <= 1, overflows only where the hypot itself does
+    // (r^2 underflows to 0 for a negligible smaller part).
+    T a = ::fmax(::fabs(x), ::fabs(y)), b = ::fmin(::fabs(x), ::fabs(y));
     T r = b / a;
     h = a * ::sqrt(T(1) + r * r);
   }
   return h;
 }
+__device__ __forceinline__ float hypot(float x, float y) { return finite_hypot(x, y); }
+__device__ __forceinline__ double hypot(double x, double y) { return finite_hypot(x, y); }
+template <typename T> __device__ __forceinline__ T modulus(complex<T> z) { return finite_hypot(z.re, z.im); }
 template <typename T> __device__ __forceinline__ T abs(complex<T> z) { return modulus(z); }
 template <typename T> __device__ __forceinline__ T absolute(complex<T> z) { return modulus(z); }
 template <typename T> __device__ __forceinline__ T arg(complex<T> z) { return ::atan2(z.im, z.re); }
@@ -75,7 +78,9 @@ template <typename T> __device__ __forceinline__ complex<T> times_i(complex<T> z
 template <typename T> __device__ __forceinline__ complex<T> times_minus_i(complex<T> z) { return complex<T>(z.im, -z.re); }
 
 // NumPy 2's sign of a complex number: z/|z| (0 for 0). An infinite part decides the direction even
-// when the other part is NaN; both parts infinite, or a NaN with no infinity, give NaN.
+// when the other part is NaN; both parts infinite, or a NaN with no infinity, give NaN. Finite parts
+// whose |z| overflows take NumPy's infinite-|z| branch: +-1j by Im's sign (sign(DBL_MAX + DBL_MAX j)
+// is 1j there, and sign(DBL_MAX - DBL_MAX j) -1j).
 template <typename T>
 __device__ __forceinline__ complex<T> sign(complex<T> z) {
   if (::isinf(z.re)) {
@@ -86,8 +91,9 @@ __device__ __forceinline__ complex<T> sign(complex<T> z) {
   if (z.re != z.re || z.im != z.im) return complex<T>(c_nan<T>(), c_nan<T>());
   T m = ::fmax(::fabs(z.re), ::fabs(z.im));
   if (m == T(0)) return complex<T>(T(0), T(0));
-  // Over the larger part first (exact: a power of 2), so |z| past the type's range still gives
-  // z/|z| (NumPy 2.5 returns +-1j for sign(1.8e308 + 1e308j): docs/differences.md).
+  if (::isinf(finite_hypot(z.re, z.im))) return complex<T>(T(0), z.im > T(0) ? T(1) : T(-1));
+  // Over the larger part first (exact: a power of 2): NumPy's division by hypot rounds subnormal
+  // parts (docs/differences.md).
   int e = ::ilogb(m);
   T a = ::hypot(::scalbn(z.re, -e), ::scalbn(z.im, -e));
   // scaling up is exact, scaling down rounds: after the quotient then, one rounding into subnormals
@@ -236,6 +242,42 @@ __device__ __forceinline__ complex<T> mul_unfused(complex<T> a, complex<T> b) {
   return complex<T>(a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re);
 }
 
+// b log a in the fallback of a**b as C's complex product (glibc's cpow is cexp(b * clog(a)), the
+// product with C99 Annex G's recovery, libgcc's __muldc3): where both textbook parts are NaN an
+// infinite factor is recovered as its direction, so 17**(-inf + infj) is cexp(-inf + infj) = 0
+// (NumPy's), not NaN.
+template <typename T>
+__device__ __forceinline__ complex<T> mul_c99(complex<T> x, complex<T> y) {
+  T a = x.re, b = x.im, c = y.re, d = y.im;
+  T ac = a * c, bd = b * d, ad = a * d, bc = b * c;
+  complex<T> r(ac - bd, ad + bc);
+  if (!(::isnan(r.re) && ::isnan(r.im))) return r;
+  bool recalc = false;
+  if (::isinf(a) || ::isinf(b)) {
+    a = ::copysign(::isinf(a) ? T(1) : T(0), a);
+    b = ::copysign(::isinf(b) ? T(1) : T(0), b);
+    if (::isnan(c)) c = ::copysign(T(0), c);
+    if (::isnan(d)) d = ::copysign(T(0), d);
+    recalc = true;
+  }
+  if (::isinf(c) || ::isinf(d)) {
+    c = ::copysign(::isinf(c) ? T(1) : T(0), c);
+    d = ::copysign(::isinf(d) ? T(1) : T(0), d);
+    if (::isnan(a)) a = ::copysign(T(0), a);
+    if (::isnan(b)) b = ::copysign(T(0), b);
+    recalc = true;
+  }
+  if (!recalc && (::isinf(ac) || ::isinf(bd) || ::isinf(ad) || ::isinf(bc))) {
+    if (::isnan(a)) a = ::copysign(T(0), a);
+    if (::isnan(b)) b = ::copysign(T(0), b);
+    if (::isnan(c)) c = ::copysign(T(0), c);
+    if (::isnan(d)) d = ::copysign(T(0), d);
+    recalc = true;
+  }
+  if (recalc) r = complex<T>(c_inf<T>() * (a * c - b * d), c_inf<T>() * (a * d + b * c));
+  return r;
+}
+
 // a**b: small integer exponents by repeated multiplication (exact where NumPy is exact, e.g.
 // 1j**3 == -1j), otherwise exp(b log a). The integer steps are NumPy's npy_cpow's, non-finite parts
 // included: n = 1, 2, 3 as a, a*a, a*(a*a); any other |n| < 100 by squaring onto 1 (so 1 * (inf+0j)
@@ -271,7 +313,7 @@ __device__ __forceinline__ complex<T> pow(complex<T> a, complex<T> b) {
     T rat = r.re / r.im, scl = T(1) / (r.im + r.re * rat);
     return complex<T>(rat * scl, T(-1) * scl);
   }
-  return exp(mul_unfused(b, log(a)));
+  return exp(mul_c99(b, log(a)));
 }
 template <typename T>
 __device__ __forceinline__ complex<T> power(complex<T> a, complex<T> b) { return pow(a, b); }
