@@ -77,6 +77,8 @@ def _first_nan(a, axis, keepdims, initial, where, res):
     if initial is not _r.NOVALUE and numpy.asarray(initial).dtype.kind in "fc" and numpy.isnan(initial):
         fill(res, initial)  # NumPy's first element of every slice, which no later one replaces
         return res
+    if a.ndim == 0:
+        return res  # one element: no NaN to choose (NumPy takes axis 0 or -1 of a 0-d array)
     kept, order = nan_order(a.strides, _r.normalize_axes(axis, a.ndim))
     red_shape = tuple(a.shape[i] for i in order)
     n_red = math.prod(red_shape)

@@ -119,3 +119,13 @@ def test_nan_order():
     assert order.nan_order((8, -40, 16), (0, 1, 2)) == ([], [1, 2, 0])
     assert order.nan_order((0, 8, 0), (0, 2)) == ([1], [0, 2])
     assert order.nan_order((24, 8), (1,)) == ([0], [1])
+
+
+@pytest.mark.parametrize("axis", [None, 0, -1])
+def test_zero_d_input_takes_numpys_axes(host_order, axis):
+    """NumPy reduces a 0-d array over axis 0 or -1; the pass has no NaN to choose there and must not
+    check the axes again (an AxisError on the device, found by the fuzzer)."""
+    a = np.array(complex(np.nan, 1.0), np.complex64)
+    want = np.max(a, axis=axis)
+    got = host_order._first_nan(a, axis, False, _r.NOVALUE, True, np.asarray(want).copy())
+    assert _same(got, want)
