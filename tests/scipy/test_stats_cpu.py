@@ -74,3 +74,49 @@ def test_p_values_need_no_scipy():
             assert not any(a.name.split(".")[0] == "scipy" for a in node.names)
         elif isinstance(node, ast.ImportFrom):
             assert node.level > 0 or (node.module or "").split(".")[0] != "scipy", node.module
+
+
+def _device_like_exp(x):
+    """np.exp, but float32 arguments below 1e-7 in magnitude give 1 (the device's expf is within
+    2 ulps, not correctly rounded: e^(-4e-8) is 1 there, 0.99999994 from the host's libm)."""
+    out = np.exp(x)
+    return np.where(np.abs(x) < 1e-7, np.float32(1), out) if x.dtype == np.float32 else out
+
+
+@pytest.fixture(scope="module")
+def descriptive_on_host():
+    """cuarray.scipy.stats._descriptive's private copy over NumPy (the elementwise and reduction
+    operations its logsumexp uses), float32's exp as loose as the device's."""
+    from cuarray.scipy.stats import _descriptive
+    from cuarray.testing.fake_device import host_module
+
+    return host_module(_descriptive, dict(abs_=np.abs, exp=_device_like_exp, log=np.log, log1p=np.log1p,
+                                          maximum=np.maximum, where=np.where, isfinite=np.isfinite, max_=np.max,
+                                          sum_=np.sum))
+
+
+def test_log_var_is_scipys(descriptive_on_host):
+    """boxcox_llf's log variance, SciPy's logsumexp step for step. float32 with lmb=1e-8 hangs on the
+    last bit of e^(-4e-8) (0.99999994 from the host, 1 from the device's expf: boxcox_llf was inf on
+    the device, SciPy's -46.909424): float32's exp, log and log1p are rounded once through float64.
+    NumPy's own float32 exp and log1p are not correctly rounded (exp(7.6e-8) is 1, log1p(6)
+    1.9459102), so float32 is compared on the data of the GPU test; float64 over a grid, where
+    the shifted form is not finite SciPy taking the plain log of the sum."""
+    from scipy.stats._morestats import _log_var
+
+    def check(x, lmb, dtype):
+        with np.errstate(all="ignore"):
+            logx = (lmb * np.log(np.asarray(x, dtype))).astype(dtype)
+            got = descriptive_on_host._log_var(logx, 0)
+            want = _log_var(logx, np, 0)
+        assert got.dtype == want.dtype, (got.dtype, want.dtype)
+        np.testing.assert_array_equal(got.reshape(want.shape), want, err_msg="{} lmb={}".format(x, lmb))
+
+    check([2003, 1950, 1997, 2000, 2009], 1e-8, np.float32)
+    check([198.0, 233.0, 233.0, 392.0], -45.0, np.float32)
+    rng = np.random.default_rng()
+    data = [[2003, 1950, 1997, 2000, 2009], [198.0, 233.0, 233.0, 392.0], rng.uniform(1, 9, (7, 3)), [3.0, 3.0, 3.0],
+            [1.0, np.inf, 2.0], [0.0, 0.0, 1.0], [0.0, 0.0]]
+    for x in data:
+        for lmb in (1e-8, 1e-3, 0.5, 3.0, -45.0):
+            check(x, lmb, np.float64)

@@ -15,6 +15,7 @@ import numpy
 from ..._core.copying import astype as _astype
 from ..._core.ndarray import ndarray
 from ..._creation.basic import zeros as _zeros
+from ..._creation.from_data import ascontiguousarray as _ascontiguousarray
 from ..._creation.ranges import arange as _arange
 from ..._manipulation.joining import concatenate as _concatenate
 from ..._manipulation.transpose import moveaxis as _moveaxis
@@ -229,13 +230,14 @@ def qspline1d_eval(cj, newx, dx=1.0, x0=0):
 
 
 def _along(fn, x, axis, *args):
-    """symiirorder1/2 (1-D or 2-D, along the last axis) applied along `axis` of x."""
+    """symiirorder1/2 (1-D or 2-D, along the last axis) applied along `axis` of x, C-contiguous
+    as SciPy's result."""
     if x.ndim == 1:
         return fn(x, *args)
     moved = _moveaxis(x, axis, -1)
     shape = moved.shape
     out = fn(moved.reshape(-1, shape[-1]), *args).reshape(shape)
-    return _moveaxis(out, -1, axis)
+    return _ascontiguousarray(_moveaxis(out, -1, axis))
 
 
 def _precision2d(dt, precision):

@@ -16,7 +16,7 @@ from ..._creation.ranges import arange
 from ..._manipulation.joining import concatenate, stack
 from ..._creation.basic import full
 from ..._creation.basic import empty
-from ..._logic.content import isnan
+from ..._logic.content import isfinite, isnan
 from ..._statistics.order import max as max_
 from ..._statistics.order import min as min_
 from ..._manipulation.transpose import moveaxis
@@ -402,6 +402,16 @@ def _nan_slices(a, axis):
     return full(shape, numpy.nan, dtype=dt)
 
 
+def _rounded_once(fn, x):
+    """fn(x) correctly rounded in float32 (computed in float64, rounded once), as the host's libm
+    gives it: the device's expf/logf/log1pf may be an ulp or two off, and with a tiny lmb SciPy's
+    float32 value hangs on those ulps (e^(-4e-8) is 0.99999994 on the host, 1 from the device's
+    expf, and log1p(-1) then made the log-likelihood inf)."""
+    if x.dtype == numpy.float32:
+        return fn(x.astype(numpy.float64)).astype(numpy.float32)
+    return fn(x)
+
+
 def _log_var(logx, axis):
     """log var(x) from log x, SciPy's `_log_var` operation for operation (its rounding too: in
     float32 a tiny lmb leaves x^lmb a few ulps apart, and only SciPy's order of operations gives
@@ -412,22 +422,29 @@ def _log_var(logx, axis):
     top = maximum(logx, logmean)
     at_x, at_mean = logx == top, logmean == top
     m = at_x.astype(logx.dtype) - at_mean.astype(logx.dtype)  # the weight of the top term
-    s = where(at_x, 0.0, exp(logx - top)) - where(at_mean, 0.0, exp(logmean - top))
+    s = where(at_x, 0.0, _rounded_once(exp, logx - top)) - where(at_mean, 0.0, _rounded_once(exp, logmean - top))
     s = where(s == 0, s, s / m)
     s = where(s < -1, -s - 2, s)
-    logxmu = log1p(s) + log(abs_(m)) + top
+    logxmu = _rounded_once(log1p, s) + _rounded_once(log, abs_(m)) + top
+    # SciPy's logsumexp takes the plain log |sum b e^a| where the shifted form is not finite (x at
+    # the mean's float, log1p(-1) = -inf)
+    plain = _rounded_once(log, abs_(_rounded_once(exp, logx) - _rounded_once(exp, logmean)))
+    logxmu = where(isfinite(logxmu), logxmu, plain)
     return _logsumexp(2 * logxmu, axis) - logn
 
 
 def _logsumexp(v, axis):
     """SciPy's logsumexp: the maxima (every tie) taken out of the sum, log1p of the rest's sum
-    over their count, plus log of that count and the maximum."""
+    over their count, plus log of that count and the maximum; the plain log of the sum where that
+    is not finite."""
     top = max_(v, axis=axis, keepdims=True)
     at_top = v == top
     m = sum_(at_top, axis=axis, keepdims=True, dtype=v.dtype)
-    s = sum_(where(at_top, 0.0, exp(v - top)), axis=axis, keepdims=True, dtype=v.dtype)
+    s = sum_(where(at_top, 0.0, _rounded_once(exp, v - top)), axis=axis, keepdims=True, dtype=v.dtype)
     s = where(s == 0, s, s / m)
-    return log1p(s) + log(m) + top
+    out = _rounded_once(log1p, s) + _rounded_once(log, m) + top
+    plain = _rounded_once(log, sum_(_rounded_once(exp, v), axis=axis, keepdims=True))
+    return where(isfinite(out), out, plain)
 
 
 @omit_nans("data")
@@ -451,7 +468,7 @@ def boxcox_llf(lmb, data, *, axis=0, keepdims=False, nan_policy="propagate"):
     if n == 0:
         out = _nan_slices(data, axis)
         return expand_dims(out, axis) if keepdims else out
-    logdata = log(data)
+    logdata = _rounded_once(log, data)
     if lmb == 0:
         logvar = log(var(logdata, axis=axis, keepdims=True))
     elif data.dtype.kind == "c":

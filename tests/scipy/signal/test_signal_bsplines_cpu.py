@@ -32,7 +32,7 @@ def host(host_copies):
                   _lfilter=ss.lfilter)
     return host_copies({
         S: dict(common, _from_host=np.asarray, _stack=np.stack, _sosfilt=ss.sosfilt),
-        B: dict(common, _zeros=np.zeros, _arange=np.arange, _moveaxis=np.moveaxis, _exp=np.exp, _abs=np.abs,
+        B: dict(common, _zeros=np.zeros, _ascontiguousarray=np.ascontiguousarray, _arange=np.arange, _moveaxis=np.moveaxis, _exp=np.exp, _abs=np.abs,
                 _clip=np.clip, _floor=np.floor, _cos=np.cos, _sin=np.sin, _where=np.where,
                 _ndf=types.SimpleNamespace(convolve1d=nd.convolve1d)),
     })[cs]
@@ -140,8 +140,12 @@ def test_spline_eval(host):
 def test_2d_and_spline_filter(host, dt):
     img = _data((40, 33), dt)
     for lamb in (0.0, 0.1, 2.0):
-        _same(host.cspline2d(img, lamb), ss.cspline2d(img, lamb), 1e-7)
-    _same(host.qspline2d(img), ss.qspline2d(img), 1e-7)
+        got = host.cspline2d(img, lamb)
+        _same(got, ss.cspline2d(img, lamb), 1e-7)
+        assert got.flags.c_contiguous, ("cspline2d", lamb, got.strides)  # as SciPy's
+    got = host.qspline2d(img)
+    _same(got, ss.qspline2d(img), 1e-7)
+    assert got.flags.c_contiguous, ("qspline2d", got.strides)
     with pytest.raises(ValueError, match="lambda must be negative or zero"):
         host.qspline2d(img, 1.0)
     for lmbda in (0.0, 5.0):

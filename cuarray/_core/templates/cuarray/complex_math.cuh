@@ -242,6 +242,24 @@ __device__ __forceinline__ complex<T> mul_unfused(complex<T> a, complex<T> b) {
   return complex<T>(a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re);
 }
 
+// The products and sums of mul_c99 with x86's NaN rules (SSE, on which NumPy's hosts run glibc's
+// cpow): a NaN operand passes through, the first one if both are; an invalid operation (inf * 0,
+// inf - inf) gives the default NaN, whose sign bit is set. The device's float arithmetic returns a
+// positive NaN either way, and exp(-inf + i NaN) takes the sign of its zero from that NaN
+// ((1+1j)**(-inf+infj) is 0-0j in NumPy's complex64).
+template <typename T>
+__device__ __forceinline__ T nan_as_x86(T p, T q, T r) {
+  if (::isnan(p)) return p;
+  if (::isnan(q)) return q;
+  return ::isnan(r) ? ::copysign(r, T(-1)) : r;
+}
+template <typename T>
+__device__ __forceinline__ T mul_x86(T p, T q) { return nan_as_x86(p, q, p * q); }
+template <typename T>
+__device__ __forceinline__ T add_x86(T p, T q) { return nan_as_x86(p, q, p + q); }
+template <typename T>
+__device__ __forceinline__ T sub_x86(T p, T q) { return nan_as_x86(p, q, p - q); }
+
 // b log a in the fallback of a**b as C's complex product (glibc's cpow is cexp(b * clog(a)), the
 // product with C99 Annex G's recovery, libgcc's __muldc3): where both textbook parts are NaN an
 // infinite factor is recovered as its direction, so 17**(-inf + infj) is cexp(-inf + infj) = 0
@@ -249,8 +267,8 @@ __device__ __forceinline__ complex<T> mul_unfused(complex<T> a, complex<T> b) {
 template <typename T>
 __device__ __forceinline__ complex<T> mul_c99(complex<T> x, complex<T> y) {
   T a = x.re, b = x.im, c = y.re, d = y.im;
-  T ac = a * c, bd = b * d, ad = a * d, bc = b * c;
-  complex<T> r(ac - bd, ad + bc);
+  T ac = mul_x86(a, c), bd = mul_x86(b, d), ad = mul_x86(a, d), bc = mul_x86(b, c);
+  complex<T> r(sub_x86(ac, bd), add_x86(ad, bc));
   if (!(::isnan(r.re) && ::isnan(r.im))) return r;
   bool recalc = false;
   if (::isinf(a) || ::isinf(b)) {
@@ -274,7 +292,10 @@ __device__ __forceinline__ complex<T> mul_c99(complex<T> x, complex<T> y) {
     if (::isnan(d)) d = ::copysign(T(0), d);
     recalc = true;
   }
-  if (recalc) r = complex<T>(c_inf<T>() * (a * c - b * d), c_inf<T>() * (a * d + b * c));
+  if (recalc) {
+    r = complex<T>(mul_x86(c_inf<T>(), sub_x86(mul_x86(a, c), mul_x86(b, d))),
+                   mul_x86(c_inf<T>(), add_x86(mul_x86(a, d), mul_x86(b, c))));
+  }
   return r;
 }
 
