@@ -119,6 +119,13 @@ CASES2 = [
     # unique's values alone (and union1d) of complex NaNs: NumPy's hash set keeps the input's first NaN
     ("unique(a)", 11, 13), ("union1d(a b)", 11, 38), ("unique(a){return_inverse,equal_nan}", 11, 38),
     ("unique(a){return_inverse,equal_nan}", 11, 66),
+    # the GPU run of seed 12 (NumPy 2.5.2, 200 000 calls): lstsq of float32/complex64 decomposed in
+    # single precision with float32's eps as the cutoff, where NumPy's gelsd works in double with
+    # eps(float64) * max(M, N): singular values 1e-7 to 1e-12 of the largest were cut (lower rank, no
+    # residuals)
+    ("linalg.lstsq(m rhs){rcond}", 12, 133), ("linalg.lstsq(m rhs)", 12, 39), ("linalg.lstsq(m rhs)", 12, 151),
+    ("linalg.lstsq(m rhs){rcond}", 12, 257), ("linalg.lstsq(m rhs)", 12, 355), ("linalg.lstsq(m rhs){rcond}", 12, 113),
+    ("linalg.lstsq(m rhs)", 12, 289), ("linalg.lstsq(m rhs)", 12, 32),
 ]
 
 

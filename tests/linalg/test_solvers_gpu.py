@@ -433,3 +433,30 @@ def test_rank_of_matrices_past_32_columns_with_zero_columns(request, dt):
         if len(shape) == 2:
             b = _rand(shape[:1], dt, rng)
             assert int(la.lstsq(d, cuarray.asarray(b))[2]) == np.linalg.lstsq(a, b)[2] == 2, what
+
+
+@pytest.mark.parametrize("dt", [np.dtype("f"), np.dtype("F")], ids=str)
+def test_lstsq_single_precision_rank_and_residuals_as_numpy(request, dt):
+    """NumPy solves float32/complex64 in double with the cutoff eps(float64) * max(M, N): graded
+    matrices whose smallest singular values (1e-7 to 1e-11 of the largest) lie under float32's eps
+    have full rank and residuals there (fuzz seed 12: cuarray gave a lower rank and no residuals);
+    an exactly rank-deficient small-integer matrix keeps NumPy's lower rank."""
+    rng = np.random.default_rng(_seed(request))
+    for sv, m, k in [([1.0, 0.25, 3.6e-5, 2.5e-9], 7, 1), ([1e-2, 3e-6, 1e-10, 1.6e-11], 5, 2),
+                     ([1.0, 1e-7, 1e-7], 4, 1), ([32.9, 8.3e-9], 3, 1), ([27.0, 2.8e-7, 1.9e-7, 1.3e-7, 4.9e-8], 7, 2)]:
+        n = len(sv)
+        a = ((np.linalg.qr(rng.standard_normal((m, n)))[0] * sv) @ np.linalg.qr(rng.standard_normal((n, n)))[0])
+        a = a.astype(dt)
+        b = _rand((m, k), dt, rng)
+        got, want = la.lstsq(cuarray.asarray(a), cuarray.asarray(b)), np.linalg.lstsq(a, b)
+        what = "sv={} m={} k={} {}".format(sv, m, k, dt)
+        assert int(got[2]) == want[2] == n, (int(got[2]), want[2], what)
+        for g, w, name in zip(got[:2] + got[3:], want[:2] + want[3:], ("x", "residuals", "s")):
+            assert (g.dtype, g.shape) == (w.dtype, w.shape), (name, g.dtype, g.shape, w.dtype, w.shape, what)
+        np.testing.assert_allclose(_host(got[3]), want[3], rtol=1e-5, err_msg=what)
+        np.testing.assert_allclose(_host(got[1]), want[1], rtol=1e-3, atol=1e-5 * np.abs(b).max() ** 2, err_msg=what)
+    a = rng.integers(-2, 3, (6, 4)).astype(dt)
+    a[:, 3] = a[:, 0] - a[:, 1]
+    b = _rand((6,), dt, rng)
+    got, want = la.lstsq(cuarray.asarray(a), cuarray.asarray(b)), np.linalg.lstsq(a, b)
+    assert int(got[2]) == want[2] and got[1].shape == want[1].shape, (int(got[2]), want[2], a)
