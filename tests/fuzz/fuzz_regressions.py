@@ -126,6 +126,9 @@ CASES2 = [
     ("linalg.lstsq(m rhs){rcond}", 12, 133), ("linalg.lstsq(m rhs)", 12, 39), ("linalg.lstsq(m rhs)", 12, 151),
     ("linalg.lstsq(m rhs){rcond}", 12, 257), ("linalg.lstsq(m rhs)", 12, 355), ("linalg.lstsq(m rhs){rcond}", 12, 113),
     ("linalg.lstsq(m rhs)", 12, 289), ("linalg.lstsq(m rhs)", 12, 32),
+    # full((1,) * 65, 2**64): NumPy's shape errors (65 dimensions) before cuarray's TypeError for the
+    # object dtype (NumPy converts the shape, then the dtype, then checks the shape against it)
+    ("full(shape edge){dtype}", 12, 161), ("full(shape s)", 12, 305),
 ]
 
 
