@@ -17,7 +17,7 @@ import numpy as np
 
 import fuzz_bounds as fb
 from fuzz_checks import (check_cond, check_half_accumulation, check_lstsq, check_singular, check_slogdet, check_solve,
-                         check_unique_inverse)
+                         check_sorted_values, check_unique_inverse)
 from fuzz_values import edge_scalar, pick_dtype, random_shape
 from fuzzlib import ArraySpec, Host, Seq, array_spec, broadcastable_shape
 
@@ -253,7 +253,7 @@ def rows(Row, product_check):
         Row("reshape", "a reshape", kw={"copy": "copyarg", "order": "order"}),
         Row("require", "a", kw={"dtype": "edtype", "requirements": "requirements"}),
         Row("polyval", "pcoef a", rtol=1e3),
-        Row("roots", "pcoef", dtypes="if", rtol=1e4, edges=False),
+        Row("roots", "pcoef", dtypes="if", rtol=1e4, edges=False, check=check_sorted_values),  # (cuSOLVER's order)
         Row("poly1d**", "a1 ppow", custom=_poly_pow, custom_code="(xp.poly1d({0}) ** {1}).coeffs", dtypes="if",
             rtol=1e3, max_ndim=1),
         Row("polynomial.polyutils.trimseq", "pcoef"),

@@ -157,3 +157,25 @@ def test_c99_unspecified_signs_beside_nan_agree_and_others_do_not():
     other = fc.BY_KEY["arctan(a)"]  # (not a function C99 leaves the sign open for)
     ea = np.array([complex(np.inf, np.nan)])
     assert other.check(ea, -ea, other, ([ea], {}))
+
+
+@pytest.mark.parametrize("dt", [np.complex64, np.complex128])
+def test_sign_lists_numpys_subnormal_modulus_only(dt):
+    """Fuzz seed 12 index 207: complex64 sign(1e-45 + 1e-45j) is 1 + 1j in NumPy (its hypot rounds
+    to the subnormal grid), 0.70710677 (1 + 1j) in cuarray."""
+    row = fc.BY_KEY["sign(a)"]
+    t = np.finfo(dt).smallest_subnormal
+    z = np.array([complex(t, t), complex(-t, t), 3 - 4j, complex(2 * t, -t)], dt)
+    with np.errstate(all="ignore"):
+        e = np.sign(z)
+    re_, im = fa._unit_exact(z)
+    g = (re_ + 1j * im).astype(dt)
+    assert np.abs(e[0]) > 1.4  # (NumPy's is not a unit number)
+    assert fa._sign_subnormal_modulus(row, ([z], {}), _ok(e), _ok(g))
+    wrong = g.copy()
+    wrong[0] = complex(0.6, 0.8)  # a unit number, the wrong one
+    assert not fa._sign_subnormal_modulus(row, ([z], {}), _ok(e), _ok(wrong))
+    beside = g.copy()
+    beside[2] *= dt(1.01)  # a wrong value of a normal modulus beside the listed one
+    assert not fa._sign_subnormal_modulus(row, ([z], {}), _ok(e), _ok(beside))
+    assert not fa._sign_subnormal_modulus(row, ([z], {}), _ok(e), _ok(e))
