@@ -28,7 +28,7 @@ from .._logic.truth import all as all_, any as any_
 from .._manipulation.dims import broadcast_to, expand_dims
 from .._math.arithmetic import divide, multiply
 from .._math.complex import conj
-from .._math.explog import log
+from .._math.explog import exp, log
 from .._math.misc import abs as abs_, sign as sign_
 from .._math.sums import prod, sum as sum_
 from .._sorting.counting import count_nonzero
@@ -238,7 +238,11 @@ def det(a):
     if a.size == 0:
         return ones(a.shape[:-2], dtype=char)
     d, parity = _lu_diagonal(a, char)  # (a matrix with a NaN has NaN factors: carry_nan)
-    return (prod(d, axis=-1) * parity).astype(char)
+    det_ = prod(d, axis=-1) * parity
+    # NumPy's det is sign * exp(logdet): where the pivots' product leaves the range (complex inf * 0
+    # is NaN; an overflow that later pivots bring back, an underflow) NumPy's is that, as here
+    sign, logdet = _slogdet_parts(d, parity, char)
+    return where(isfinite(det_) & (det_ != 0), det_, sign * exp(logdet)).astype(char)
 
 
 def slogdet(a):
@@ -258,12 +262,17 @@ def slogdet(a):
     if a.size == 0:
         return SlogdetResult(ones(a.shape[:-2], dtype=char), zeros(a.shape[:-2], dtype=rchar))
     d, parity = _lu_diagonal(a, char)
+    return SlogdetResult(*_slogdet_parts(d, parity, char))
+
+
+def _slogdet_parts(d, parity, char):
+    """(sign, logdet) from the LU pivots `d` and the permutation's parity."""
     absd = abs_(d)
     zero = any_(absd == 0, axis=-1)
-    logdet = where(zero, -numpy.inf, sum_(log(absd), axis=-1)).astype(rchar)
+    logdet = where(zero, -numpy.inf, sum_(log(absd), axis=-1)).astype(real_char(char))
     unit = d / absd if char in "FD" else sign_(d)
     sign = where(zero, 0, prod(unit, axis=-1) * parity).astype(char)  # NaN factors: NaN, NaN
-    return SlogdetResult(sign, logdet)
+    return sign, logdet
 
 
 def has_nan(a):

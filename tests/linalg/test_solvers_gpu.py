@@ -460,3 +460,24 @@ def test_lstsq_single_precision_rank_and_residuals_as_numpy(request, dt):
     b = _rand((6,), dt, rng)
     got, want = la.lstsq(cuarray.asarray(a), cuarray.asarray(b)), np.linalg.lstsq(a, b)
     assert int(got[2]) == want[2] and got[1].shape == want[1].shape, (int(got[2]), want[2], a)
+
+
+def test_det_past_the_range_as_numpys_sign_times_exp_logdet(request):
+    """NumPy's det is sign * exp(logdet): complex64 matrices of 1e20 entries overflow to +-inf +-infj
+    there (fuzz seed 12 index 298: cuarray's product of the pivots gave nan+nanj, inf * 0); an
+    overflow the later pivots bring back and an underflow are NumPy's finite values."""
+    rng = np.random.default_rng(_seed(request))
+    for dt in ("complex64", "complex128"):
+        big = 1e20 if dt == "complex64" else 1e150
+        a = (_rand((3, 5, 5), np.dtype(dt), rng) * big).astype(dt)
+        with np.errstate(all="ignore"):
+            want = np.linalg.det(a)
+        got = _host(la.det(cuarray.asarray(a)))
+        assert got.dtype == want.dtype and np.all(np.isinf(want.real) & np.isinf(want.imag)), want
+        np.testing.assert_array_equal(got, want)
+    for dt in ("float64", "complex128"):
+        for diag in ([1e200, 1e200, 1e-300], [1e-200, 1e-200, 1e300], [-1e200, 1e200, 1e-300]):
+            a = np.diag(diag).astype(dt)
+            want = np.linalg.det(a)
+            got = _host(la.det(cuarray.asarray(a)))
+            np.testing.assert_allclose(got, want, rtol=1e-12, err_msg=str((dt, diag)))
