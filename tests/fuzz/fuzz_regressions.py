@@ -136,6 +136,14 @@ CASES2 = [
     ("true_divide(a b)", 12, 293),
     # det past the range: NumPy's sign * exp(logdet) (inf+infj), where the pivots' product gave NaN
     ("linalg.det(sq)", 12, 298),
+    # nanmedian of complex all-NaN rows along kept axes: NumPy's masked median fills nan+0j (the
+    # rows' huge single values: listed, nanmedian-middle-sum-overflow)
+    ("nanmedian(a)", 12, 154), ("nanmedian(a)", 12, 364),
+    # the fuzzer's own rules: complex sign of a subnormal modulus listed (sign-subnormal-modulus);
+    # the edge rows' einsum as the catalog's (where an inf lands: the order's), roots sorted, and
+    # irfftn's overflow bound counting the Hermitian interior twice
+    ("sign(a)", 12, 207), ("einsum(subs op op){dtype,casting}", 12, 113), ("einsum(subs op op){dtype,casting}", 12, 181),
+    ("einsum(subs op op){dtype,casting}", 12, 204), ("roots(pcoef){}", 12, 323), ("fft.irfftn(a)", 12, 279),
 ]
 
 

@@ -179,3 +179,23 @@ def test_sign_lists_numpys_subnormal_modulus_only(dt):
     beside[2] *= dt(1.01)  # a wrong value of a normal modulus beside the listed one
     assert not fa._sign_subnormal_modulus(row, ([z], {}), _ok(e), _ok(beside))
     assert not fa._sign_subnormal_modulus(row, ([z], {}), _ok(e), _ok(e))
+
+
+@pytest.mark.parametrize("dt", [np.float32, np.complex64, np.complex128])
+def test_nanmedian_lists_numpys_middle_sum_overflow_only(dt):
+    """Fuzz seed 12 index 364: NumPy's nanmedian of a row holding one number past half the largest
+    value adds it to itself and halves the sum (complex: nan+nanj); cuarray's is the number."""
+    row = fc.BY_KEY["nanmedian(a)"]
+    big = np.finfo(dt).max
+    x = np.array([[big * (1 + 1j) if np.dtype(dt).kind == "c" else big, np.nan], [1.0, 3.0]], dt)
+    with np.errstate(all="ignore"):
+        e = np.nanmedian(x, axis=-1)
+    g = np.array([x[0, 0], 2.0], dt)
+    assert not np.isfinite(e[0]) and np.isfinite(g[0])
+    assert fa._nanmedian_overflow(row, ([x], {"axis": -1}), _ok(e), _ok(g))
+    beside = g.copy()
+    beside[1] = 2.5  # a wrong value beside the listed one
+    assert not fa._nanmedian_overflow(row, ([x], {"axis": -1}), _ok(e), _ok(beside))
+    wrong = g.copy()
+    wrong[0] = x[0, 0] / 2  # finite, but not the median
+    assert not fa._nanmedian_overflow(row, ([x], {"axis": -1}), _ok(e), _ok(wrong))
