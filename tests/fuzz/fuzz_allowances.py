@@ -225,8 +225,31 @@ def _nanmedian_overflow(row, inputs, ref, test):
     return bool((numpys & ours).all())
 
 
+# -- i0-exp-overflow --------------------------------------------------------------------------------
+
+def _i0_overflow(row, inputs, ref, test):
+    pair = _finite_pair(ref, test)
+    args = inputs[0]
+    if pair is None or not args or not isinstance(args[0], np.ndarray) or args[0].dtype.char not in "efd":
+        return False
+    e, g = pair
+    x = args[0]
+    if x.shape != e.shape:
+        return False
+    bad = _differs(e, g, _row_rtol(row, e.dtype))
+    if not bad.any():
+        return False
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        wide = np.i0(x[bad].astype(np.float64 if x.dtype.char in "ef" else np.longdouble))
+    past = np.abs(x[bad].astype(np.float64)) > np.log(float(np.finfo(e.dtype).max))
+    ours = np.isfinite(g[bad]) & ~_differs(wide.astype(e.dtype), g[bad], _row_rtol(row, e.dtype))
+    return bool((past & np.isposinf(e[bad]) & ours).all())
+
+
 ALLOWANCES = (
     Allowance("log1p-near-zero", ("log1p",), _log1p_near_zero),
+    Allowance("i0-exp-overflow", ("i0",), _i0_overflow),
     Allowance("nanmedian-middle-sum-overflow", ("nanmedian",), _nanmedian_overflow),
     Allowance("sign-subnormal-modulus", ("sign",), _sign_subnormal_modulus),
     Allowance("power-stride0-exponent", ("power",), _power_materialized),

@@ -199,3 +199,22 @@ def test_nanmedian_lists_numpys_middle_sum_overflow_only(dt):
     wrong = g.copy()
     wrong[0] = x[0, 0] / 2  # finite, but not the median
     assert not fa._nanmedian_overflow(row, ([x], {"axis": -1}), _ok(e), _ok(wrong))
+
+
+@pytest.mark.parametrize("dt", [np.float32, np.float64])
+def test_i0_lists_numpys_exp_overflow_only(dt):
+    """Fuzz seed 12 index 358: float32 i0(-89.32) is inf in NumPy (exp(89.32) overflows first),
+    2.618e37 in cuarray."""
+    row = fc.BY_KEY["i0(a)"]
+    x = np.array([-89.3217, 2.5, 88.9], dt) if dt == np.float32 else np.array([-710.5, 2.5, 711.0], dt)
+    with np.errstate(all="ignore"):
+        e = np.i0(x)
+        g = np.i0(x.astype(np.float64 if dt == np.float32 else np.longdouble)).astype(dt)
+    assert np.isinf(e[0]) and np.isfinite(g[0])
+    assert fa._i0_overflow(row, ([x], {}), _ok(e), _ok(g))
+    beside = g.copy()
+    beside[1] *= 1.01  # a wrong value beside the listed one
+    assert not fa._i0_overflow(row, ([x], {}), _ok(e), _ok(beside))
+    wrong = g.copy()
+    wrong[0] /= 2  # finite, but not i0
+    assert not fa._i0_overflow(row, ([x], {}), _ok(e), _ok(wrong))
