@@ -5,6 +5,8 @@
 
 from __future__ import annotations
 
+import operator
+
 import numpy
 
 from .._core import dtypes as _dtypes
@@ -24,6 +26,44 @@ def _check_order(order):
 
 
 _dtype_cache = _dtypes._normalize_cache  # dtype-like -> canonical dtype, filled by normalize_dtype
+_INTP_MAX = 2**63 - 1
+
+
+def _numpy_shape_errors(shape, dtype):
+    """Raise what NumPy's creation raises before it has an array of `dtype`: it converts the shape
+    (more than 64 dimensions, a dimension beyond intp), then the dtype (NumPy's own TypeError),
+    then checks the shape against it (negative, too many bytes). cuarray's TypeError for a dtype
+    NumPy holds and cuarray does not (object, strings) comes after these, as NumPy makes that array."""
+    try:
+        dims = tuple(operator.index(d) for d in shape)
+    except TypeError:
+        dims = (operator.index(shape),)
+    _shapes.check_ndim(len(dims))
+    if any(d > _INTP_MAX or d < -_INTP_MAX - 1 for d in dims):
+        raise ValueError("Maximum allowed dimension exceeded")
+    dt = numpy.dtype(dtype)
+    if any(d < 0 for d in dims):
+        raise ValueError("negative dimensions are not allowed")
+    # (NumPy makes an unsized string dtype one character long; an unsized void stays empty)
+    nbytes = dt.itemsize or {"S": 1, "U": 4}.get(dt.kind, 0)
+    for d in dims:
+        nbytes *= d or 1
+    if nbytes > _INTP_MAX:
+        raise ValueError("array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum "
+                         "possible size.")
+
+
+def _storage_dtype(shape, dtype):
+    """`storage_dtype(dtype)`, NumPy's shape errors before cuarray's TypeError for the dtype."""
+    try:
+        return _dtype_cache[dtype]
+    except (KeyError, TypeError):
+        pass
+    try:
+        return _dtypes.storage_dtype(dtype)
+    except TypeError:
+        _numpy_shape_errors(shape, dtype)
+        raise
 
 
 def empty(shape, dtype=float, order="C", *, device=None, like=None) -> ndarray:
@@ -38,13 +78,13 @@ def empty(shape, dtype=float, order="C", *, device=None, like=None) -> ndarray:
     """
     if order == "C":  # HOT PATH (pool churn): ndarray() without the constructor call's layers
         # An int size and a dtype seen before skip the two normalising calls (~0.08 us stubbed).
-        shape = (shape,) if type(shape) is int and shape >= 0 else _normalize_shape(shape)
         try:
             dt = _dtype_cache[dtype]
         except (KeyError, TypeError):  # TypeError: unhashable (storage_dtype says what is wrong)
-            dt = _dtypes.storage_dtype(dtype)  # (a structured dtype too)
+            dt = _storage_dtype(shape, dtype)  # (a structured dtype too; NumPy's dtype error first)
+        shape = (shape,) if type(shape) is int and shape >= 0 else _normalize_shape(shape)
         return _new_c(shape, dt)
-    return ndarray(shape, dtype, order=_check_order(order))
+    return ndarray(shape, _storage_dtype(shape, dtype), order=_check_order(order))
 
 
 def zeros(shape, dtype=float, order="C", *, device=None, like=None) -> ndarray:
@@ -57,7 +97,8 @@ def zeros(shape, dtype=float, order="C", *, device=None, like=None) -> ndarray:
     array([[0., 0., 0.],
            [0., 0., 0.]], dtype=float32)
     """
-    a = ndarray(_normalize_shape(shape), dtype, order=_check_order(order))
+    dt = _storage_dtype(shape, dtype)
+    a = ndarray(_normalize_shape(shape), dt, order=_check_order(order))
     if a._size:
         a.data.memset_async(0, a.nbytes)
     return a
@@ -75,7 +116,8 @@ def ones(shape, dtype=None, order="C", *, device=None, like=None) -> ndarray:
     >>> cuarray.ones(3, dtype=cuarray.int32)
     array([1, 1, 1], dtype=int32)
     """
-    a = ndarray(_normalize_shape(shape), float if dtype is None else dtype, order=_check_order(order))
+    dt = _storage_dtype(shape, float if dtype is None else dtype)
+    a = ndarray(_normalize_shape(shape), dt, order=_check_order(order))
     _copying.fill(a, 1)
     return a
 
@@ -100,7 +142,11 @@ def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None) ->
     >>> cuarray.full(3, 0.5, dtype=cuarray.float32)
     array([0.5, 0.5, 0.5], dtype=float32)
     """
-    dt = _full_dtype(fill_value, dtype)
+    try:
+        dt = _full_dtype(fill_value, dtype)
+    except TypeError:  # (NumPy's asarray of the value first, its shape errors next)
+        _numpy_shape_errors(shape, numpy.asarray(fill_value).dtype if dtype is None else dtype)
+        raise
     a = ndarray(_normalize_shape(shape), dt, order=_check_order(order))
     if isinstance(fill_value, ndarray) and fill_value.ndim:
         _copying.copyto_unchecked(a, fill_value)

@@ -26,7 +26,8 @@ from .._core.ufunc_examples import EXAMPLES as _EXAMPLES
 add = create_ufunc("add", 2, 1, {"default": "out0 = in0 + in1", "bool": "out0 = in0 || in1"}, identity=0)
 subtract = create_ufunc("subtract", 2, 1, "out0 = in0 - in1")
 multiply = create_ufunc("multiply", 2, 1, {"default": "out0 = in0 * in1", "bool": "out0 = in0 && in1"}, identity=1)
-divide = create_ufunc("divide", 2, 1, "out0 = in0 / in1")
+# complex: NumPy's loop (Smith's ratio, then 1/d times each part: a subnormal d overflows 1/d, 0 * inf is NaN)
+divide = create_ufunc("divide", 2, 1, {"complex": "out0 = cuarray::numpy_divide(in0, in1)", "default": "out0 = in0 / in1"})
 true_divide = divide
 floor_divide = create_ufunc("floor_divide", 2, 1, "out0 = cuarray::floor_divide(in0, in1)")
 negative = create_ufunc("negative", 1, 1, "out0 = -in0")

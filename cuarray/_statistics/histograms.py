@@ -35,7 +35,8 @@ from .._core.host_input import as_array
 from .._core.ndarray import ndarray
 from .._core.transfer import from_host
 from .._creation.basic import zeros
-from .._logic.content import isnan
+from .._logic.content import isfinite, isnan
+from .._logic.ops import logical_not, logical_or
 from .._logic.truth import any as any_
 from .._manipulation.joining import concatenate
 from .._math.arithmetic import divide
@@ -380,7 +381,12 @@ def histogram(a, bins=10, range=None, density=None, weights=None):  # noqa: A002
         if not (numpy.can_cast(ntype, numpy.double) or numpy.can_cast(ntype, complex)):
             raise TypeError("histogram weights of dtype {} are not supported".format(ntype))
     x = _dense(a)
-    if uniform is None and edges._size > 1 and edges._dtype.kind == "f" and bool(any_(isnan(edges))):
+    if uniform is None and w is not None and ntype.kind == "b" and x._size:
+        # NumPy's explicit edges take its cumulative sums: a bool weight's cumsum is int64, which its
+        # bool counts cannot take (NumPy's own UFuncTypeError; no error where NumPy has none)
+        counts = numpy.zeros(1, ntype)
+        numpy.add(counts, numpy.zeros(1, numpy.intp), out=counts)
+    if uniform is None and edges._size > 1 and _cumulative(edges, w):
         n = _sorted_counts(x, w, edges, _I8 if w is None else ntype)
         if density:
             return divide(divide(n, astype(diff(edges), _F8, copy=False)), sum_(n)), edges
@@ -410,6 +416,20 @@ def histogram(a, bins=10, range=None, density=None, weights=None):  # noqa: A002
         db = astype(diff(edges), _F8, copy=False)
         return divide(divide(n, db), sum_(n)), edges
     return n, edges
+
+
+def _cumulative(edges: ndarray, w) -> bool:
+    """Whether explicit edges take NumPy's cumulative steps (`_sorted_counts`), one read: an edge
+    holding NaN, or a weight that is not finite (NumPy's cumulative sum of the weights carries it
+    into every later bin, out-of-range values' too: NaN, and inf - inf; the kernel sums a bin's own)."""
+    nan_edge = edges._dtype.kind == "f"
+    bad_weight = w is not None and w._dtype.kind in "fc"
+    if not (nan_edge or bad_weight):
+        return False
+    flag = any_(isnan(edges)) if nan_edge else None
+    if bad_weight:
+        flag = any_(logical_not(isfinite(w))) if flag is None else logical_or(flag, any_(logical_not(isfinite(w))))
+    return bool(flag)
 
 
 def _sorted_counts(x: ndarray, w, edges: ndarray, ntype) -> ndarray:

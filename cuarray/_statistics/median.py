@@ -38,6 +38,9 @@ from .._core.ndarray import ndarray
 from .._core.reduction import ReductionDef
 from .._core.host_input import as_array
 from .._core.reduction_ops import normalize_axes, reduced_shape, result_dtype
+from .._logic.content import isnan
+from .._logic.truth import all as all_
+from .._sorting.searching import where
 
 __all__ = ["median", "nanmedian"]
 
@@ -124,6 +127,12 @@ def _median(a, axis, out, keepdims, skipnan):
             if a.ndim == 0:  # one row of one element, as NumPy does it (a mean of one value)
                 a, raxes = a.reshape(1), (0,)
             _select(a, raxes, n, y, skipnan)
+            if skipnan and a._dtype.kind == "c" and y._dtype.kind == "c" and axis is not None \
+                    and len(raxes) < len(a._shape) and n < 600:
+                # NumPy's nanmedian of rows under 600 along kept axes (a masked median) fills an
+                # all-NaN row with nan+0j; its other path returns the row's last element
+                allnan = all_(isnan(a), axis=raxes)
+                copyto_unchecked(y, where(allnan, complex(numpy.nan, 0), y))
             if y is not target:
                 copyto_unchecked(target, y)
     if out is not None:

@@ -28,7 +28,7 @@ from .._logic.truth import all as all_, any as any_
 from .._manipulation.dims import broadcast_to, expand_dims
 from .._math.arithmetic import divide, multiply
 from .._math.complex import conj
-from .._math.explog import log
+from .._math.explog import exp, log
 from .._math.misc import abs as abs_, sign as sign_
 from .._math.sums import prod, sum as sum_
 from .._sorting.counting import count_nonzero
@@ -238,7 +238,11 @@ def det(a):
     if a.size == 0:
         return ones(a.shape[:-2], dtype=char)
     d, parity = _lu_diagonal(a, char)  # (a matrix with a NaN has NaN factors: carry_nan)
-    return (prod(d, axis=-1) * parity).astype(char)
+    det_ = prod(d, axis=-1) * parity
+    # NumPy's det is sign * exp(logdet): where the pivots' product leaves the range (complex inf * 0
+    # is NaN; an overflow that later pivots bring back, an underflow) NumPy's is that, as here
+    sign, logdet = _slogdet_parts(d, parity, char)
+    return where(isfinite(det_) & (det_ != 0), det_, sign * exp(logdet)).astype(char)
 
 
 def slogdet(a):
@@ -258,12 +262,17 @@ def slogdet(a):
     if a.size == 0:
         return SlogdetResult(ones(a.shape[:-2], dtype=char), zeros(a.shape[:-2], dtype=rchar))
     d, parity = _lu_diagonal(a, char)
+    return SlogdetResult(*_slogdet_parts(d, parity, char))
+
+
+def _slogdet_parts(d, parity, char):
+    """(sign, logdet) from the LU pivots `d` and the permutation's parity."""
     absd = abs_(d)
     zero = any_(absd == 0, axis=-1)
-    logdet = where(zero, -numpy.inf, sum_(log(absd), axis=-1)).astype(rchar)
+    logdet = where(zero, -numpy.inf, sum_(log(absd), axis=-1)).astype(real_char(char))
     unit = d / absd if char in "FD" else sign_(d)
     sign = where(zero, 0, prod(unit, axis=-1) * parity).astype(char)  # NaN factors: NaN, NaN
-    return SlogdetResult(sign, logdet)
+    return sign, logdet
 
 
 def has_nan(a):
@@ -380,7 +389,9 @@ def pinv(a, rcond=None, hermitian=False, *, rtol=_NoValue):
 
 def lstsq(a, b, rcond=None):
     """See `numpy.linalg.lstsq`. Solved through the SVD (NumPy uses LAPACK's gelsd: same minimum-
-    norm solution). The rank is read back to the host, as NumPy returns it as a number.
+    norm solution). The rank is read back to the host, as NumPy returns it as a number. float32 and
+    complex64 input is decomposed in double precision, as NumPy's is (its default cutoff is float64's
+    eps times max(M, N)); the results keep the input's type.
 
     Examples
     --------
@@ -403,8 +414,13 @@ def lstsq(a, b, rcond=None):
         raise LinAlgError("Incompatible dimensions")
     char = compute_char(a, b)
     rchar = real_char(char)
+    # NumPy solves in double precision (gelsd on float32 input cast up) with its default cutoff
+    # eps(float64) * max(M, N): a float32 matrix whose small singular values lie between that and
+    # float32's eps keeps its full rank (and its residuals) there, so cuarray decomposes in double too
+    wide = _DOUBLE.get(char, char)
+    rwide = real_char(wide)
     if rcond is None:
-        rcond = numpy.finfo(char).eps * max(n, m)
+        rcond = numpy.finfo(numpy.float64).eps * max(n, m)
     kk = min(m, n)
     if kk == 0:
         x = zeros((n, k), dtype=char)
@@ -415,18 +431,20 @@ def lstsq(a, b, rcond=None):
     # NumPy's gelsd fails on a matrix holding NaN or inf ("SVD did not converge in Linear Least
     # Squares"); cuSOLVER's SVD returns NaN there. The rank's one read-back carries the check: -1.
     try:
-        u, s, vh = rank_svd(a.astype(char, copy=False), full_matrices=False)
+        aw = a.astype(wide, copy=False)
+        u, s, vh = rank_svd(aw, full_matrices=False)
     except LinAlgError:
         raise LinAlgError(_LSTSQ_FAILED) from None
     large = s > rcond * s[0]
     rank = int(where(all_(isfinite(a)), count_nonzero(large), -1).get())
     if rank < 0:
         raise LinAlgError(_LSTSQ_FAILED)
-    sinv = where(large, 1 / where(large, s, 1), 0).astype(rchar)
-    bc = b.astype(char, copy=False)
+    sinv = where(large, 1 / where(large, s, 1), 0).astype(rwide)
+    bc = b.astype(wide, copy=False)
     x = _matmul(conj(vh).mT, _matmul(conj(u).mT, bc) * sinv[:, None])
     if rank == n and m > n:
-        resid = sum_(abs_(bc - _matmul(a.astype(char, copy=False), x)) ** 2, axis=0).astype(rchar)
+        resid = sum_(abs_(bc - _matmul(aw, x)) ** 2, axis=0).astype(rchar)
     else:
         resid = empty((0,), dtype=rchar)
-    return (x[:, 0] if vector else x), resid, numpy.int32(rank), s
+    x = x.astype(char, copy=False)
+    return (x[:, 0] if vector else x), resid, numpy.int32(rank), s.astype(rchar, copy=False)

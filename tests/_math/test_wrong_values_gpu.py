@@ -374,3 +374,29 @@ def test_power_of_non_finite_exponents_as_glibc_cpow(dt):
     with np.errstate(all="ignore"):
         want = np.float_power(x, e)
     np.testing.assert_array_equal(cp.float_power(cp.asarray(x), cp.asarray(e)).get(), want)
+
+
+@pytest.mark.parametrize("dt", ["complex64", "complex128"])
+def test_complex_divide_as_numpys_loop(dt):
+    """Complex divide is NumPy's loop (Smith's ratio, then 1/d times each part): over a subnormal d,
+    1/d overflows and a zero numerator gives NaN (fuzz seed 12 index 293: False / (2.8e-309 -
+    2.8e-309j) is nan+nanj in NumPy, cuarray gave 0); a bool numerator and a 0-d divisor as there."""
+    rng = np.random.default_rng()
+    f = np.finfo(dt)
+    t = f.smallest_subnormal
+    special = [0j, complex(-0.0, 0), 1 + 0j, complex(t, -t), complex(-t, 0), complex(f.tiny, f.tiny), complex(t, 1),
+               complex(f.max, f.max), complex(np.inf, 1), complex(np.nan, 0), complex(1e-30, -1e30)]
+    a = np.array(special + list(rng.standard_normal(40) + 1j * rng.standard_normal(40)), dt)
+    b = np.concatenate([np.array(special, dt), (rng.standard_normal(40) * 10 + 1j * rng.standard_normal(40)).astype(dt)])
+    x, y = np.repeat(a, b.size), np.tile(b, a.size)
+    with np.errstate(all="ignore"):
+        want = np.true_divide(x, y)
+        got = cp.true_divide(cp.asarray(x), cp.asarray(y)).get()
+        assert got.dtype == want.dtype
+        bad = mismatches(got, want, np.stack([x, y], -1), "divide", rtol=4)
+        assert not bad, "\n".join(bad[:20])
+        d = np.array(complex(2.781342323134e-309, -2.781342323134e-309) if dt == "complex128" else complex(t, -t), dt)
+        z = np.zeros(3, bool)
+        want = np.true_divide(z, d)
+        got = cp.true_divide(cp.asarray(z), cp.asarray(d)).get()
+    assert got.dtype == want.dtype and np.array_equal(np.isnan(got), np.isnan(want)), (got, want)

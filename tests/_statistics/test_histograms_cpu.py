@@ -170,3 +170,23 @@ def test_no_edges_give_no_bins(recorded_launches, dt, weighted):
     hist, edges = np.histogram(np.arange(4, dtype=dt), bins=np.empty(0), weights=w)
     got, got_edges = cp.histogram(cp.empty(4, dt), bins=cp.empty(0), weights=cp.empty(4) if weighted else None)
     assert (got.shape, got.dtype, got_edges.shape) == (hist.shape, hist.dtype, edges.shape)
+
+
+
+@pytest.mark.parametrize("bins", [[1.0], np.array([3]), []], ids=["one_float", "one_int", "none"])
+def test_bool_weights_over_explicit_edges_raise_numpys_error(recorded_launches, bins):
+    """NumPy bins explicit edges by cumulative sums of the weights: a bool weight's cumsum is int64,
+    which its bool counts cannot take (UFuncTypeError), whatever the number of edges; no data, no
+    sum, no error (fuzz seed 12 index 57, three edges: cuarray answered; tests/_statistics/
+    test_histograms_gpu.py). One edge or none here, as these need no read of the edges."""
+    import cuarray as cp
+
+    with pytest.raises(TypeError) as want:
+        np.histogram(np.arange(10, dtype=np.uint16), bins=bins, weights=np.ones(10, bool))
+    edges = cp.empty(len(bins), np.asarray(bins).dtype)  # (on the fake device: no upload)
+    with pytest.raises(type(want.value)) as got:
+        cp.histogram(cp.empty(10, np.uint16), bins=edges, weights=cp.empty(10, bool))
+    assert str(got.value) == str(want.value)
+    want = np.histogram(np.empty(0, np.uint16), bins=bins, weights=np.ones(0, bool))[0]
+    got = cp.histogram(cp.empty(0, np.uint16), bins=edges, weights=cp.empty(0, bool))[0]
+    assert (got.dtype, got.shape) == (want.dtype, want.shape)

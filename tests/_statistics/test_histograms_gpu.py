@@ -319,3 +319,33 @@ def test_explicit_edges_holding_nan_as_numpy(case):
         assert got[0].dtype == want[0].dtype, (case, density)
         np.testing.assert_allclose(got[0].get(), want[0], rtol=1e-12, err_msg=str((case, density)))
         np.testing.assert_array_equal(got[1].get(), want[1])
+
+
+@pytest.mark.parametrize("case", range(5))
+def test_explicit_edges_with_weights_not_finite_as_numpy(case):
+    """NumPy bins explicit edges by the cumulative sum of the sorted data's weights: a NaN weight
+    (or inf and -inf) carries into every later bin, an out-of-range value's too (fuzz seed 12 index
+    354: NumPy's [nan, nan, nan], the bin kernel's [0, 0, 0]); bool weights raise its UFuncTypeError
+    (index 57: cuarray answered)."""
+    nan, inf = np.nan, np.inf
+    x, w, e = [
+        (np.array([-2294.788390331842, -7247.731493485639, -36941.34142289942]),
+         np.array([1.7014117331926443e+38, nan, nan], np.float32), [1.0, 250.0, 255.0, inf]),
+        (np.arange(8.0), np.array([1, 2, nan, 4, 5, 6, 7, 8], np.float64), [0.5, 3.0, 5.0, 9.0]),
+        (np.arange(8, dtype=np.int16), np.array([1, inf, 3, -inf, 5, 6, 7, 8], np.float32), [0, 2, 5, 7]),
+        (np.arange(6, dtype=np.uint8), np.array([1, 2, 3, 4, 5, complex(nan, 1)], np.complex64), [-1.0, 2.0, 4.0]),
+        (np.arange(6.0), np.array([1, 2, 3, 4, 5, 6], np.float32), [-1.0, 2.0, 4.0]),  # all finite: the kernel
+    ][case]
+    e = np.array(e)
+    for density in (None, True):
+        with np.errstate(all="ignore"):
+            want = np.histogram(x, bins=e, weights=w, density=density)
+            got = cuarray.histogram(D(x), bins=D(e), weights=D(w), density=density)
+        what = str((case, density, want[0], got[0].get()))
+        assert got[0].dtype == want[0].dtype, what
+        np.testing.assert_allclose(got[0].get(), want[0], rtol=1e-6, err_msg=what)
+    x = np.array([7, 6, 12, 14, 16, 14, 16, 18, 5, 15], np.uint16)
+    with pytest.raises(TypeError) as want:
+        np.histogram(x, bins=[-300.0, 255.0, inf], weights=np.ones(10, bool))
+    with pytest.raises(type(want.value), match="Cannot cast ufunc 'add' output"):
+        cuarray.histogram(D(x), bins=[-300.0, 255.0, inf], weights=D(np.ones(10, bool)))

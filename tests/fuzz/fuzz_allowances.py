@@ -163,8 +163,95 @@ def _sinh_cosh_overflow(row, inputs, ref, test):
     return bool((past & ok)[bad].all())
 
 
+# -- sign-subnormal-modulus ------------------------------------------------------------------------
+
+def _unit_exact(z):
+    """(Re, Im) of z/|z| in a wider type (float64 for complex64, longdouble for complex128)."""
+    wide = np.float64 if z.dtype == np.complex64 else np.longdouble
+    x, y = z.real.astype(wide), z.imag.astype(wide)
+    scale = np.maximum(np.abs(x), np.abs(y))
+    with np.errstate(all="ignore"):
+        xs, ys = x / scale, y / scale
+        r = np.sqrt(xs * xs + ys * ys)
+        return xs / r, ys / r
+
+
+def _sign_subnormal_modulus(row, inputs, ref, test):
+    pair = _finite_pair(ref, test)
+    args = inputs[0]
+    if pair is None or not args or not isinstance(args[0], np.ndarray) or args[0].dtype.kind != "c":
+        return False
+    e, g = pair
+    z = args[0]
+    if z.shape != e.shape or e.dtype != z.dtype:
+        return False
+    bad = _differs(e, g, _row_rtol(row, e.dtype))
+    if not bad.any():
+        return False
+    zb, eb, gb = z[bad], e[bad], g[bad]
+    eps, tiny = float(np.finfo(e.real.dtype).eps), float(np.finfo(e.real.dtype).tiny)
+    if not (np.isfinite(zb).all() and (zb != 0).all()):
+        return False
+    re_, im = _unit_exact(zb)
+    with np.errstate(all="ignore"):
+        small = np.hypot(zb.real.astype(np.float64), zb.imag.astype(np.float64)) < tiny
+        ours = np.maximum(np.abs(gb.real - re_), np.abs(gb.imag - im)) <= 4 * eps
+        numpys = np.maximum(np.abs(eb.real - re_), np.abs(eb.imag - im)) > 4 * eps
+    return bool((small & ours & numpys).all())
+
+
+# -- nanmedian-middle-sum-overflow ------------------------------------------------------------------
+
+_WIDER = {"e": np.float64, "f": np.float64, "d": np.longdouble, "F": np.complex128, "D": np.clongdouble}
+
+
+def _nanmedian_overflow(row, inputs, ref, test):
+    pair = _finite_pair(ref, test)
+    args, kw = inputs
+    if pair is None or not args or not isinstance(args[0], np.ndarray) or args[0].dtype.char not in _WIDER:
+        return False
+    e, g = pair
+    bad = _differs(e, g, _row_rtol(row, e.dtype))
+    if not bad.any():
+        return False
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        wide = np.asarray(row.call(np, [args[0].astype(_WIDER[args[0].dtype.char])] + list(args[1:]), dict(kw)))
+    if wide.shape != e.shape:
+        return False
+    eb, gb, wb = e[bad], g[bad], wide[bad]
+    numpys = ~np.isfinite(eb.real) | ~np.isfinite(np.asarray(eb).imag)
+    ours = np.isfinite(gb) & ~_differs(wb.astype(e.dtype), gb, _row_rtol(row, e.dtype))
+    return bool((numpys & ours).all())
+
+
+# -- i0-exp-overflow --------------------------------------------------------------------------------
+
+def _i0_overflow(row, inputs, ref, test):
+    pair = _finite_pair(ref, test)
+    args = inputs[0]
+    if pair is None or not args or not isinstance(args[0], np.ndarray) or args[0].dtype.char not in "efd":
+        return False
+    e, g = pair
+    x = args[0]
+    if x.shape != e.shape:
+        return False
+    bad = _differs(e, g, _row_rtol(row, e.dtype))
+    if not bad.any():
+        return False
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        wide = np.i0(x[bad].astype(np.float64 if x.dtype.char in "ef" else np.longdouble))
+    past = np.abs(x[bad].astype(np.float64)) > np.log(float(np.finfo(e.dtype).max))
+    ours = np.isfinite(g[bad]) & ~_differs(wide.astype(e.dtype), g[bad], _row_rtol(row, e.dtype))
+    return bool((past & np.isposinf(e[bad]) & ours).all())
+
+
 ALLOWANCES = (
     Allowance("log1p-near-zero", ("log1p",), _log1p_near_zero),
+    Allowance("i0-exp-overflow", ("i0",), _i0_overflow),
+    Allowance("nanmedian-middle-sum-overflow", ("nanmedian",), _nanmedian_overflow),
+    Allowance("sign-subnormal-modulus", ("sign",), _sign_subnormal_modulus),
     Allowance("power-stride0-exponent", ("power",), _power_materialized),
     Allowance("sinh-cosh-past-overflow", ("sinh", "cosh", "sin", "cos"), _sinh_cosh_overflow),
 )

@@ -320,10 +320,17 @@ def check_unordered_values(exp, got, row, inputs=None):
 def check_isin_assume_unique(exp, got, row, inputs):
     """isin(..., assume_unique=True) of input that is not unique: NumPy's answer is then its
     algorithm's accident (a value repeated in the elements is a member when its neighbour in the
-    sorted concatenation is equal); cuarray's is the membership, which assume_unique=False defines."""
+    sorted concatenation is equal); cuarray's is the membership, which assume_unique=False defines.
+    Integers past the exact range of the float both promote to collide in NumPy's sort (int64 beside
+    complex64: 2**62 - 1 and 2**62 are one complex128 there): then it is `x == any test` (seed 12)."""
     args, kw = inputs
-    if kw.get("assume_unique") and any(np.unique(np.asarray(x)).size != np.asarray(x).size for x in args):
+    x = [np.asarray(a) for a in args[:2]]
+    if kw.get("assume_unique") and any(np.unique(a).size != a.size for a in x):
         exp = np.isin(*args, **{**kw, "assume_unique": False})
+    ct = np.result_type(*x)
+    if ct.kind in "fc" and x[0].size * x[1].size <= 10**7 and any(
+            a.dtype.kind in "iu" and a.size and np.abs(a.astype(float)).max() >= 2.0 ** (np.finfo(ct).nmant + 1) for a in x):
+        exp = (x[0].reshape(-1, 1) == x[1].reshape(1, -1)).any(axis=1).reshape(x[0].shape) != bool(kw.get("invert"))
     return compare_values(*_as(exp, got), row)
 
 

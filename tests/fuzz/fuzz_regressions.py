@@ -123,6 +123,32 @@ CASES2 = [
     # first-NaN pass checked the axes again)
     ("min(a)", 12, 58), ("max(a)", 12, 56), ("amax(a){initial,axis}", 12, 9), ("amin(a){initial,axis}", 12, 179),
     ("ptp(a)", 12, 150), ("apply_over_axes(a axes fn1d)", 12, 254),
+    # the GPU run of seed 12 (NumPy 2.5.2, 200 000 calls): lstsq of float32/complex64 decomposed in
+    # single precision with float32's eps as the cutoff, where NumPy's gelsd works in double with
+    # eps(float64) * max(M, N): singular values 1e-7 to 1e-12 of the largest were cut (lower rank, no
+    # residuals)
+    ("linalg.lstsq(m rhs){rcond}", 12, 133), ("linalg.lstsq(m rhs)", 12, 39), ("linalg.lstsq(m rhs)", 12, 151),
+    ("linalg.lstsq(m rhs){rcond}", 12, 257), ("linalg.lstsq(m rhs)", 12, 355), ("linalg.lstsq(m rhs){rcond}", 12, 113),
+    ("linalg.lstsq(m rhs)", 12, 289), ("linalg.lstsq(m rhs)", 12, 32),
+    # full((1,) * 65, 2**64): NumPy's shape errors (65 dimensions) before cuarray's TypeError for the
+    # object dtype (NumPy converts the shape, then the dtype, then checks the shape against it)
+    ("full(shape edge){dtype}", 12, 161), ("full(shape s)", 12, 305),
+    # histogram over explicit edges: bool weights raise NumPy's UFuncTypeError (its cumulative sum is
+    # int64), a weight that is not finite takes NumPy's cumulative steps (NaN into every later bin)
+    ("histogram(a){bins,range,density,weights}", 12, 57), ("histogram(a){bins,range,density,weights}", 12, 354),
+    # complex divide by NumPy's loop (1/d times the parts): False / (2.8e-309 - 2.8e-309j) is NaN there
+    ("true_divide(a b)", 12, 293),
+    # det past the range: NumPy's sign * exp(logdet) (inf+infj), where the pivots' product gave NaN
+    ("linalg.det(sq)", 12, 298),
+    # nanmedian of complex all-NaN rows along kept axes: NumPy's masked median fills nan+0j (the
+    # rows' huge single values: listed, nanmedian-middle-sum-overflow)
+    ("nanmedian(a)", 12, 154), ("nanmedian(a)", 12, 364),
+    # the fuzzer's own rules: complex sign of a subnormal modulus listed (sign-subnormal-modulus);
+    # the edge rows' einsum as the catalog's (where an inf lands: the order's), roots sorted, and
+    # irfftn's overflow bound counting the Hermitian interior twice
+    ("sign(a)", 12, 207), ("einsum(subs op op){dtype,casting}", 12, 113), ("einsum(subs op op){dtype,casting}", 12, 181),
+    ("einsum(subs op op){dtype,casting}", 12, 204), ("roots(pcoef){}", 12, 323), ("fft.irfftn(a)", 12, 279),
+    ("i0(a)", 12, 358), ("isin(a b)", 12, 95),  # (listed: i0-exp-overflow, NumPy's exp(x) overflows below i0's own overflow)
 ]
 
 

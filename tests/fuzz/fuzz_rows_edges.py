@@ -16,8 +16,8 @@ from __future__ import annotations
 import numpy as np
 
 import fuzz_bounds as fb
-from fuzz_checks import (check_cond, check_half_accumulation, check_lstsq, check_singular, check_slogdet, check_solve,
-                         check_unique_inverse)
+from fuzz_checks import (check_cond, check_half_accumulation, check_lstsq, check_nonfinite_spread, check_singular,
+                         check_slogdet, check_solve, check_sorted_values, check_unique_inverse)
 from fuzz_values import edge_scalar, pick_dtype, random_shape
 from fuzzlib import ArraySpec, Host, Seq, array_spec, broadcastable_shape
 
@@ -245,7 +245,8 @@ def rows(Row, product_check):
         Row("histogram2d", "a1 same", kw={"bins": "ebins", "range": "ddrange"}, dtypes="iuf", rtol=1e3),
         Row("histogramdd", "ddsample", kw={"bins": "ddbins", "range": "ddrange", "density": "bool"}, rtol=1e3),
         *[Row(n, "a bmix", dtypes="fc", edges="dups", **product_check(n)) for n in ("float_power", "power")],
-        *[Row("einsum", k, kw={"dtype": "edtype", "casting": "casting"}, rtol=100) for k in ("subs op", "subs op op")],
+        *[Row("einsum", k, kw={"dtype": "edtype", "casting": "casting"}, rtol=100,
+              check=fb.check_sums("bilinear", check_nonfinite_spread)) for k in ("subs op", "subs op op")],
         Row("put", "a idx b", kw={"mode": "mode3"}, inplace=True),
         Row("take", "a idx", kw={"axis": "axis", "mode": "mode3", "out": "outtake"}),
         Row("ndarray.take", "a idx", kw={"axis": "axis", "mode": "mode3"}),
@@ -253,7 +254,7 @@ def rows(Row, product_check):
         Row("reshape", "a reshape", kw={"copy": "copyarg", "order": "order"}),
         Row("require", "a", kw={"dtype": "edtype", "requirements": "requirements"}),
         Row("polyval", "pcoef a", rtol=1e3),
-        Row("roots", "pcoef", dtypes="if", rtol=1e4, edges=False),
+        Row("roots", "pcoef", dtypes="if", rtol=1e4, edges=False, check=check_sorted_values),  # (cuSOLVER's order)
         Row("poly1d**", "a1 ppow", custom=_poly_pow, custom_code="(xp.poly1d({0}) ** {1}).coeffs", dtypes="if",
             rtol=1e3, max_ndim=1),
         Row("polynomial.polyutils.trimseq", "pcoef"),

@@ -157,3 +157,64 @@ def test_c99_unspecified_signs_beside_nan_agree_and_others_do_not():
     other = fc.BY_KEY["arctan(a)"]  # (not a function C99 leaves the sign open for)
     ea = np.array([complex(np.inf, np.nan)])
     assert other.check(ea, -ea, other, ([ea], {}))
+
+
+@pytest.mark.parametrize("dt", [np.complex64, np.complex128])
+def test_sign_lists_numpys_subnormal_modulus_only(dt):
+    """Fuzz seed 12 index 207: complex64 sign(1e-45 + 1e-45j) is 1 + 1j in NumPy (its hypot rounds
+    to the subnormal grid), 0.70710677 (1 + 1j) in cuarray."""
+    row = fc.BY_KEY["sign(a)"]
+    t = np.finfo(dt).smallest_subnormal
+    z = np.array([complex(t, t), complex(-t, t), 3 - 4j, complex(2 * t, -t)], dt)
+    with np.errstate(all="ignore"):
+        e = np.sign(z)
+    re_, im = fa._unit_exact(z)
+    g = (re_ + 1j * im).astype(dt)
+    assert np.abs(e[0]) > 1.4  # (NumPy's is not a unit number)
+    assert fa._sign_subnormal_modulus(row, ([z], {}), _ok(e), _ok(g))
+    wrong = g.copy()
+    wrong[0] = complex(0.6, 0.8)  # a unit number, the wrong one
+    assert not fa._sign_subnormal_modulus(row, ([z], {}), _ok(e), _ok(wrong))
+    beside = g.copy()
+    beside[2] *= dt(1.01)  # a wrong value of a normal modulus beside the listed one
+    assert not fa._sign_subnormal_modulus(row, ([z], {}), _ok(e), _ok(beside))
+    assert not fa._sign_subnormal_modulus(row, ([z], {}), _ok(e), _ok(e))
+
+
+@pytest.mark.parametrize("dt", [np.float32, np.complex64, np.complex128])
+def test_nanmedian_lists_numpys_middle_sum_overflow_only(dt):
+    """Fuzz seed 12 index 364: NumPy's nanmedian of a row holding one number past half the largest
+    value adds it to itself and halves the sum (complex: nan+nanj); cuarray's is the number."""
+    row = fc.BY_KEY["nanmedian(a)"]
+    big = np.finfo(dt).max
+    x = np.array([[big * (1 + 1j) if np.dtype(dt).kind == "c" else big, np.nan], [1.0, 3.0]], dt)
+    with np.errstate(all="ignore"):
+        e = np.nanmedian(x, axis=-1)
+    g = np.array([x[0, 0], 2.0], dt)
+    assert not np.isfinite(e[0]) and np.isfinite(g[0])
+    assert fa._nanmedian_overflow(row, ([x], {"axis": -1}), _ok(e), _ok(g))
+    beside = g.copy()
+    beside[1] = 2.5  # a wrong value beside the listed one
+    assert not fa._nanmedian_overflow(row, ([x], {"axis": -1}), _ok(e), _ok(beside))
+    wrong = g.copy()
+    wrong[0] = x[0, 0] / 2  # finite, but not the median
+    assert not fa._nanmedian_overflow(row, ([x], {"axis": -1}), _ok(e), _ok(wrong))
+
+
+@pytest.mark.parametrize("dt", [np.float32, np.float64])
+def test_i0_lists_numpys_exp_overflow_only(dt):
+    """Fuzz seed 12 index 358: float32 i0(-89.32) is inf in NumPy (exp(89.32) overflows first),
+    2.618e37 in cuarray."""
+    row = fc.BY_KEY["i0(a)"]
+    x = np.array([-89.3217, 2.5, 88.9], dt) if dt == np.float32 else np.array([-710.5, 2.5, 711.0], dt)
+    with np.errstate(all="ignore"):
+        e = np.i0(x)
+        g = np.i0(x.astype(np.float64 if dt == np.float32 else np.longdouble)).astype(dt)
+    assert np.isinf(e[0]) and np.isfinite(g[0])
+    assert fa._i0_overflow(row, ([x], {}), _ok(e), _ok(g))
+    beside = g.copy()
+    beside[1] *= 1.01  # a wrong value beside the listed one
+    assert not fa._i0_overflow(row, ([x], {}), _ok(e), _ok(beside))
+    wrong = g.copy()
+    wrong[0] /= 2  # finite, but not i0
+    assert not fa._i0_overflow(row, ([x], {}), _ok(e), _ok(wrong))

@@ -372,3 +372,18 @@ def test_out_wider_than_the_loop_compares_at_the_loop_precision():
     out = np.zeros(2, np.complex128)
     e = np.arctan2(x, y).astype(np.complex128)
     assert "values differ" in same.check(e, e * (1 + 1e-9), same, ((x, y), {"out": out, "where": np.ones(2, bool)}))
+
+
+def test_isin_of_integers_colliding_in_the_promoted_float_is_membership():
+    """Fuzz seed 12 index 95: int64 elements 2**62 - 1 and 2**62 beside complex64 test elements are
+    one complex128 in NumPy's sort, so NumPy calls 2**62 - 1 a member of a set without 2**62;
+    the check compares with `x == any test element`, and a wrong membership is still reported."""
+    row = _row("isin(a b)")
+    a = np.array([2**62 - 1, 2**62, 5, -3], np.int64)
+    b = np.concatenate([[5 + 0j], np.arange(20) + 0.5j]).astype(np.complex64)  # (NumPy's sort path)
+    e = np.isin(a, b)
+    assert e[0]  # (NumPy's collision: 2**62 - 1 sorts beside the equal 2**62, a "member")
+    truth = np.array([False, False, True, False])
+    assert ck.check_isin_assume_unique(e, truth, row, ([a, b], {})) is None
+    assert ck.check_isin_assume_unique(e, ~truth, row, ([a, b], {"invert": True})) is None
+    assert ck.check_isin_assume_unique(e, truth ^ [0, 0, 1, 0], row, ([a, b], {})) is not None

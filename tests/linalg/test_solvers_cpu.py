@@ -238,3 +238,73 @@ def test_cond_of_an_empty_stack_is_real(recorded_launches, dt, p):
     want = np.linalg.cond(np.ones((0, 3, 3), dt), p=p)
     got = la.cond(cuarray.empty((0, 3, 3), dt), p=p)
     assert (got.shape, got.dtype) == (want.shape, want.dtype)
+
+
+# -- lstsq's host path on NumPy arrays -------------------------------------------------------------
+class _Host(np.ndarray):
+    """A NumPy array with the one cuarray method lstsq's host path calls (the rank's read-back)."""
+
+    def get(self):
+        return np.asarray(self)
+
+
+@pytest.fixture(scope="module")
+def host_lstsq():
+    """`linalg.lstsq` of a private copy of `_solve` on NumPy arrays; its SVD is LAPACK's gesdd in
+    the precision it is asked in (scipy.linalg.svd: sgesdd for float32, as a GPU SVD of float32
+    would be), and `asked` records that precision."""
+    import types
+
+    import scipy.linalg
+
+    from cuarray.linalg import _solve
+    from cuarray.testing.fake_device import host_module
+
+    asked = []
+
+    def v(x):
+        return np.asarray(x).view(_Host)
+
+    def svd(x, full_matrices=True):
+        asked.append(x.dtype)
+        return tuple(v(r) for r in scipy.linalg.svd(np.asarray(x), full_matrices=full_matrices,
+                                                   lapack_driver="gesdd"))
+
+    mod = host_module(_solve, {
+        "as_array": lambda x, fn: v(x), "rank_svd": svd, "conj": lambda x: v(np.conj(x)),
+        "_matmul": lambda x, y: v(np.asarray(x) @ np.asarray(y)), "where": lambda c, x, y: v(np.where(c, x, y)),
+        "all_": lambda x: v(np.all(x)), "isfinite": lambda x: v(np.isfinite(x)),
+        "count_nonzero": lambda x: v(np.count_nonzero(x)), "abs_": lambda x: v(np.abs(x)),
+        "sum_": lambda x, axis=None: v(np.sum(x, axis=axis))})
+    return types.SimpleNamespace(lstsq=mod.lstsq, asked=asked)
+
+
+# fuzz seed 12 (NumPy 2.5.2): float32/complex64 matrices of full rank in NumPy's double-precision
+# gelsd, whose smallest singular values (1e-7 to 1e-12 of the largest) lie under float32's eps
+_LSTSQ_GRADED = [(np.float32, [1.0, 0.25, 3.6e-5, 2.5e-9], 7, 1), (np.complex64, [1e-2, 3e-6, 1e-10, 1.6e-11], 5, 1),
+                 (np.float32, [1.0, 1e-7, 1e-7], 4, 2), (np.complex64, [32.9, 8.3e-9], 3, 1)]
+
+
+@pytest.mark.parametrize("dt,sv,m,k", _LSTSQ_GRADED, ids=["f32-7x4", "c64-5x4", "f32-4x3", "c64-3x2"])
+def test_lstsq_of_single_precision_ranks_as_numpy(host_lstsq, dt, sv, m, k):
+    """NumPy's lstsq solves float32/complex64 in double with the cutoff eps(float64) * max(M, N):
+    these graded matrices have full rank there and residuals (M > N). Decomposed in single precision
+    with float32's eps, the rank was lower and the residuals empty (the fuzz's 'shape: expected (1,)
+    got (0,)'). The results keep the input's type."""
+    rng = np.random.default_rng()
+    n = len(sv)
+    q1 = np.linalg.qr(rng.standard_normal((m, n)))[0]
+    q2 = np.linalg.qr(rng.standard_normal((n, n)))[0]
+    a = ((q1 * np.array(sv)) @ q2).astype(dt)
+    b = rng.standard_normal((m, k)).astype(dt)
+    if np.dtype(dt).kind == "c":
+        b = b + 1j * rng.standard_normal((m, k)).astype(dt)
+    want = np.linalg.lstsq(a, b)
+    del host_lstsq.asked[:]
+    got = host_lstsq.lstsq(a, b)
+    assert host_lstsq.asked == [np.dtype({np.float32: "float64", np.complex64: "complex128"}[dt])]
+    assert int(got[2]) == want[2] == n
+    for g, w, name in zip(got[:2] + got[3:], want[:2] + want[3:], ("x", "residuals", "s")):
+        assert (g.dtype, g.shape) == (w.dtype, w.shape), name
+    np.testing.assert_allclose(np.asarray(got[3]), want[3], rtol=1e-5)
+    np.testing.assert_allclose(np.asarray(got[1]), want[1], rtol=1e-3, atol=1e-6 * np.abs(b).max() ** 2)

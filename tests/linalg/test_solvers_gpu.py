@@ -433,3 +433,51 @@ def test_rank_of_matrices_past_32_columns_with_zero_columns(request, dt):
         if len(shape) == 2:
             b = _rand(shape[:1], dt, rng)
             assert int(la.lstsq(d, cuarray.asarray(b))[2]) == np.linalg.lstsq(a, b)[2] == 2, what
+
+
+@pytest.mark.parametrize("dt", [np.dtype("f"), np.dtype("F")], ids=str)
+def test_lstsq_single_precision_rank_and_residuals_as_numpy(request, dt):
+    """NumPy solves float32/complex64 in double with the cutoff eps(float64) * max(M, N): graded
+    matrices whose smallest singular values (1e-7 to 1e-11 of the largest) lie under float32's eps
+    have full rank and residuals there (fuzz seed 12: cuarray gave a lower rank and no residuals);
+    an exactly rank-deficient small-integer matrix keeps NumPy's lower rank."""
+    rng = np.random.default_rng(_seed(request))
+    for sv, m, k in [([1.0, 0.25, 3.6e-5, 2.5e-9], 7, 1), ([1e-2, 3e-6, 1e-10, 1.6e-11], 5, 2),
+                     ([1.0, 1e-7, 1e-7], 4, 1), ([32.9, 8.3e-9], 3, 1), ([27.0, 2.8e-7, 1.9e-7, 1.3e-7, 4.9e-8], 7, 2)]:
+        n = len(sv)
+        a = ((np.linalg.qr(rng.standard_normal((m, n)))[0] * sv) @ np.linalg.qr(rng.standard_normal((n, n)))[0])
+        a = a.astype(dt)
+        b = _rand((m, k), dt, rng)
+        got, want = la.lstsq(cuarray.asarray(a), cuarray.asarray(b)), np.linalg.lstsq(a, b)
+        what = "sv={} m={} k={} {}".format(sv, m, k, dt)
+        assert int(got[2]) == want[2] == n, (int(got[2]), want[2], what)
+        for g, w, name in zip(got[:2] + got[3:], want[:2] + want[3:], ("x", "residuals", "s")):
+            assert (g.dtype, g.shape) == (w.dtype, w.shape), (name, g.dtype, g.shape, w.dtype, w.shape, what)
+        np.testing.assert_allclose(_host(got[3]), want[3], rtol=1e-5, err_msg=what)
+        np.testing.assert_allclose(_host(got[1]), want[1], rtol=1e-3, atol=1e-5 * np.abs(b).max() ** 2, err_msg=what)
+    a = rng.integers(-2, 3, (6, 4)).astype(dt)
+    a[:, 3] = a[:, 0] - a[:, 1]
+    b = _rand((6,), dt, rng)
+    got, want = la.lstsq(cuarray.asarray(a), cuarray.asarray(b)), np.linalg.lstsq(a, b)
+    assert int(got[2]) == want[2] and got[1].shape == want[1].shape, (int(got[2]), want[2], a)
+
+
+def test_det_past_the_range_as_numpys_sign_times_exp_logdet(request):
+    """NumPy's det is sign * exp(logdet): complex64 matrices of 1e20 entries overflow to +-inf +-infj
+    there (fuzz seed 12 index 298: cuarray's product of the pivots gave nan+nanj, inf * 0); an
+    overflow the later pivots bring back and an underflow are NumPy's finite values."""
+    rng = np.random.default_rng(_seed(request))
+    for dt in ("complex64", "complex128"):
+        big = 1e20 if dt == "complex64" else 1e150
+        a = (_rand((3, 5, 5), np.dtype(dt), rng) * big).astype(dt)
+        with np.errstate(all="ignore"):
+            want = np.linalg.det(a)
+        got = _host(la.det(cuarray.asarray(a)))
+        assert got.dtype == want.dtype and np.all(np.isinf(want.real) & np.isinf(want.imag)), want
+        np.testing.assert_array_equal(got, want)
+    for dt in ("float64", "complex128"):
+        for diag in ([1e200, 1e200, 1e-300], [1e-200, 1e-200, 1e300], [-1e200, 1e200, 1e-300]):
+            a = np.diag(diag).astype(dt)
+            want = np.linalg.det(a)
+            got = _host(la.det(cuarray.asarray(a)))
+            np.testing.assert_allclose(got, want, rtol=1e-12, err_msg=str((dt, diag)))
