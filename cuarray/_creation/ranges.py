@@ -276,8 +276,10 @@ def linspace_plan(start, stop, num=50, endpoint=True, dtype=None):
     if num < 0:
         raise ValueError("Number of samples, {}, must be non-negative.".format(num))
     div = (num - 1) if endpoint else num
-    s = numpy.asanyarray(start) * 1.0
-    e = numpy.asanyarray(stop) * 1.0
+    # as NumPy's (its array converter, no `* 1.0`: a complex stop with an infinite part times 1.0 is
+    # a complex product, and its NaN real part would have been the last sample)
+    s = numpy.asanyarray(start)
+    e = numpy.asanyarray(stop)
     # NumPy's dtype: Python scalars weak (NEP 50; float16(2), True is float16), integers to float
     calc = numpy.result_type(*(x if type(x) in (bool, int, float, complex) else numpy.asanyarray(x)
                                for x in (start, stop)))
@@ -428,8 +430,7 @@ def _linspace_arrays(start, stop, num, endpoint, retstep, dtype, axis):
     if num < 0:
         raise ValueError("Number of samples, {}, must be non-negative.".format(num))
     div = (num - 1) if endpoint else num
-    s = hs * 1.0
-    e = he * 1.0
+    s, e = hs, he  # (NumPy's own arrays, as the scalar plan's: no `* 1.0`)
     calc = _dtypes.normalize_dtype(numpy.result_type(s, e, float(num)))
     out_dt = calc if dtype is None else _dtypes.normalize_dtype(dtype)
     bshape = numpy.broadcast_shapes(s.shape, e.shape)

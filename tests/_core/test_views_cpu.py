@@ -452,3 +452,16 @@ def test_views_of_a_read_only_view_are_read_only():
         assert v.base is ro.base, name  # the owner, as in NumPy 2
     w = fake(h)
     assert w.reshape(24).flags.writeable and w.T.flags.writeable
+
+
+@pytest.mark.parametrize("stop", [complex(-1e30, float("-inf")), complex(1e-30, float("inf")),
+                                  complex(float("inf"), 2.0), 5, 2.5])
+def test_linspace_plan_last_sample_is_numpys_stop(stop):
+    """The plan's stop is the last sample: NumPy's own stop, not `stop * 1.0` (a complex product
+    with an infinite part gives a NaN real part; found by the GPU fuzzer)."""
+    plan = ranges.linspace_plan(300, stop, 5)
+    with numpy.errstate(all="ignore"):
+        want = numpy.linspace(300, stop, 5)[-1]
+    got = numpy.asarray(plan[5])
+    assert got.dtype == want.dtype
+    assert numpy.array_equal(got, want, equal_nan=True) and numpy.signbit(got.real) == numpy.signbit(want.real)

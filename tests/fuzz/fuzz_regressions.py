@@ -123,6 +123,9 @@ CASES2 = [
     # first-NaN pass checked the axes again)
     ("min(a)", 12, 58), ("max(a)", 12, 56), ("amax(a){initial,axis}", 12, 9), ("amin(a){initial,axis}", 12, 179),
     ("ptp(a)", 12, 150), ("apply_over_axes(a axes fn1d)", 12, 254),
+    # the GPU run of seed 13: complex linspace's last sample is NumPy's stop itself (an infinite part
+    # times 1.0 was a complex product, NaN in the other part)
+    ("linspace(s s)", 13, 47), ("linspace(s s)", 13, 58),
     # the GPU run of seed 12 (NumPy 2.5.2, 200 000 calls): lstsq of float32/complex64 decomposed in
     # single precision with float32's eps as the cutoff, where NumPy's gelsd works in double with
     # eps(float64) * max(M, N): singular values 1e-7 to 1e-12 of the largest were cut (lower rank, no
