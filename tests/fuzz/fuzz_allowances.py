@@ -33,6 +33,19 @@ class Allowance:
     applies: object         # (row, inputs, ref_outcome, test_outcome) -> bool
 
 
+def _complex_elementwise(inputs, ref, test):
+    """(z, NumPy's, cuarray's): the call's first argument, a complex array, and both answers of its
+    shape (`_finite_pair`); None otherwise."""
+    pair = _finite_pair(ref, test)
+    args = inputs[0]
+    if pair is None or not args or not isinstance(args[0], np.ndarray) or args[0].dtype.kind != "c":
+        return None
+    e, g = pair
+    if args[0].shape != e.shape:
+        return None
+    return args[0], e, g
+
+
 def _finite_pair(ref, test):
     """NumPy's and cuarray's arrays when both answered with arrays of one dtype and shape."""
     if ref[0] != "ok" or test[0] != "ok":
@@ -80,14 +93,10 @@ def _log1p_exact(z):
 
 
 def _log1p_near_zero(row, inputs, ref, test):
-    pair = _finite_pair(ref, test)
-    args = inputs[0]
-    if pair is None or not args or not isinstance(args[0], np.ndarray) or args[0].dtype.kind != "c":
+    found = _complex_elementwise(inputs, ref, test)
+    if found is None or found[1].dtype != found[0].dtype:
         return False
-    e, g = pair
-    z = args[0]
-    if z.shape != e.shape or e.dtype != z.dtype:
-        return False
+    z, e, g = found
     eps = float(np.finfo(e.real.dtype).eps)
     bad = _differs(e, g, _row_rtol(row, e.dtype))
     if not bad.any():
@@ -141,14 +150,10 @@ def _power_materialized(row, inputs, ref, test):
 # -- sinh-cosh-past-overflow ------------------------------------------------------------------------
 
 def _sinh_cosh_overflow(row, inputs, ref, test):
-    pair = _finite_pair(ref, test)
-    args = inputs[0]
-    if pair is None or not args or not isinstance(args[0], np.ndarray) or args[0].dtype.kind != "c":
+    found = _complex_elementwise(inputs, ref, test)
+    if found is None or found[1].dtype.kind != "c":
         return False
-    e, g = pair
-    z = args[0]
-    if z.shape != e.shape or e.dtype.kind != "c":
-        return False
+    z, e, g = found
     bad = _differs(e, g, _row_rtol(row, e.dtype))
     if not bad.any():
         return False
@@ -177,14 +182,10 @@ def _unit_exact(z):
 
 
 def _sign_subnormal_modulus(row, inputs, ref, test):
-    pair = _finite_pair(ref, test)
-    args = inputs[0]
-    if pair is None or not args or not isinstance(args[0], np.ndarray) or args[0].dtype.kind != "c":
+    found = _complex_elementwise(inputs, ref, test)
+    if found is None or found[1].dtype != found[0].dtype:
         return False
-    e, g = pair
-    z = args[0]
-    if z.shape != e.shape or e.dtype != z.dtype:
-        return False
+    z, e, g = found
     bad = _differs(e, g, _row_rtol(row, e.dtype))
     if not bad.any():
         return False
