@@ -115,3 +115,18 @@ def random_range(dt, n, rng):
     with np.errstate(all="ignore"):
         return np.concatenate([mag() + 1j * mag(), (rng.standard_normal(n) + 1j * rng.standard_normal(n)) * 3,
                                mag() + 1j * rng.standard_normal(n)]).astype(dt)
+
+
+def cpow_fallback_cases(dt):
+    """(bases, exponents) of dtype `dt`, every pair: powers that reach npy_cpow's fallback, glibc's
+    cexp(b * clog(a)), whose product recovers an infinite factor (C99 Annex G): 17 ** (-inf + infj)
+    and (3e38 - 3e38j) ** (-inf + nanj) are 0 in NumPy."""
+    big = float(np.finfo(np.dtype(dt)).max)  # (a complex dtype's finfo is its parts')
+    inf, nan = np.inf, np.nan
+    bases = [17, 3e38 - 3e38j, 1 + 1j, -2, 0.5j, 0.25 - 0.5j, complex(inf, 0), complex(-inf, 1), complex(nan, 1),
+             complex(1, inf), 1e30 + 1e-30j]
+    exps = [complex(-inf, inf), complex(-inf, nan), complex(inf, inf), complex(nan, inf), complex(-big, -inf),
+            complex(inf, -inf), complex(-inf, -inf), complex(inf, nan), complex(1.5, inf), complex(-1.5, -inf),
+            complex(inf, 0.5), complex(-inf, 0.5), complex(nan, 0), complex(0.5, nan), 2.5 + 0.5j]
+    with np.errstate(all="ignore"):
+        return (np.array([x for x in bases for _ in exps], dt), np.array([y for _ in bases for y in exps], dt))
