@@ -290,14 +290,15 @@ def host_only_backing():
 def forget_prepared_launches():
     """Empty every cache that holds a kernel or launch config made under `recording()`: an elementwise
     Definition's kernels (`_kernels`), strided plans (`_strided`) and flat launches
-    (`FlatLaunch.cfgs`, which the ufunc fast paths also read inline), and the reductions' launchers.
+    (`FlatLaunch.cfgs`, which the ufunc fast paths also read inline), the reductions' kernels and
+    launchers, and the scans' kernels (a FakeKernel compiled under the fake compile observer).
     Under the recorder those are placeholders and ("cfg", ...) tuples; one left behind is launched by
     the next test on the real device (cuda.core: "expected LaunchConfig, got tuple" / "expected
     Kernel, got tuple"), and a real one left from an earlier GPU test would reach the recorder
     instead of a placeholder."""
     import gc
 
-    from cuarray._core import elementwise, reduction, reduction_ops
+    from cuarray._core import elementwise, reduction, reduction_ops, scan
 
     reduction_ops.clear_fast_path()
     for o in gc.get_objects():
@@ -308,7 +309,10 @@ def forget_prepared_launches():
         elif isinstance(o, elementwise.FlatLaunch):
             o.cfgs.clear()
         elif isinstance(o, reduction.ReductionDef):
+            o._kernels.clear()
             o._launchers.clear()
+        elif isinstance(o, scan.ScanOp):
+            o._kernels.clear()
 
 
 @contextlib.contextmanager

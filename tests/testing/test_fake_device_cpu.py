@@ -43,3 +43,31 @@ def test_no_other_fake_device_or_backing():
                 found.append(str(path.relative_to(ROOT)))
     assert found == []
     assert not (ROOT / "tests" / "fake_device.py").exists() and not (ROOT / "scripts/perf/_host_stub.py").exists()
+
+
+def test_recording_leaves_no_fake_kernel_in_a_definition():
+    """A kernel compiled under `recording()` with the fake compile observer (what the distributed
+    tests' `fake_runtime` sets) is a FakeKernel; every definition's own kernel table must forget it
+    on exit, or the next test in the worker launches it on the real device (a Dask sum on the GPU
+    machine: "expected cuda.core Kernel, got FakeKernel")."""
+    import gc
+
+    import cuarray
+    from cuarray._core import elementwise, reduction, scan
+    from cuarray.cuda import _observe, device
+
+    simulated = device._simulated
+    with fake_device.recording(forget=True):
+        device.simulate(fake_device.PROPERTIES)
+        prev = _observe.set_observer(fake_device.FakeCompiles())
+        try:
+            a = cuarray.arange(10, dtype=cuarray.float32)
+            a.sum()
+            cuarray.cumsum(a)
+        finally:
+            _observe.set_observer(prev)
+            device.simulate(simulated)
+    kinds = (elementwise.Definition, reduction.ReductionDef, scan.ScanOp)
+    left = [type(o).__name__ for o in gc.get_objects()
+            if isinstance(o, kinds) and any(isinstance(k, fake_device.FakeKernel) for k in o._kernels.values())]
+    assert not left
