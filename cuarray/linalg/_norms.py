@@ -203,7 +203,9 @@ def cond(x, p=None):
     else:
         assert_stacked_square(x)
         char = compute_char(x)
-        invx = _inverse(x, char, False)
+        # NumPy inverts in double (its 'd->d' and 'D->D' signatures) and casts the product back: a
+        # float32 matrix of 1e-20 entries has an inverse of 1e19 whose norm's squares overflow single.
+        invx = _inverse(x, "D" if char in "FD" else "d", False)
         r = (norm(x, p, axis=(-2, -1)) * norm(invx, p, axis=(-2, -1))).astype(real_char(char))  # (always real)
     # NaN from a singular matrix becomes inf, unless the input itself had NaN (NumPy's rule).
     had_nan = any_(isnan(x), axis=(-2, -1))

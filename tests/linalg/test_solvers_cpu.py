@@ -240,6 +240,29 @@ def test_cond_of_an_empty_stack_is_real(recorded_launches, dt, p):
     assert (got.shape, got.dtype) == (want.shape, want.dtype)
 
 
+@pytest.mark.parametrize("dt, want", [("f", "d"), ("F", "D"), ("d", "d"), ("D", "D")])
+def test_cond_inverts_in_double_as_numpy(recorded_launches, monkeypatch, dt, want):
+    """NumPy's cond inverts through its 'd->d' / 'D->D' signatures and casts the product back: a
+    float32 matrix of 1e-20 entries has a 1e19 inverse whose norm's squares overflow single
+    (cuarray gave inf where NumPy gives 3.41; GPU fuzz seed 13)."""
+    import cuarray
+    from cuarray.linalg import _norms
+
+    seen = []
+
+    class Stop(Exception):
+        pass
+
+    def inverse(a, char, check):
+        seen.append(char)
+        raise Stop
+
+    monkeypatch.setattr(_norms, "_inverse", inverse)
+    with pytest.raises(Stop):
+        la.cond(cuarray.empty((2, 2), dt), p="fro")
+    assert seen == [want]
+
+
 # -- lstsq's host path on NumPy arrays -------------------------------------------------------------
 class _Host(np.ndarray):
     """A NumPy array with the one cuarray method lstsq's host path calls (the rank's read-back)."""
