@@ -174,6 +174,17 @@ def _cache_dir() -> str:
         return "unknown ({}){}".format(_why(exc), "; CUARRAY_CACHE_DIR=" + env if env else "")
 
 
+def _caches() -> list[tuple[str, str]]:
+    """This process's caches of kernels, launch configs and plans (`cuarray.cuda.cache_info`)."""
+    try:
+        from .cuda import caches
+
+        return [(name, "{} entries{}".format(n, "" if b is None else ", {} bytes".format(b)))
+                for name, (n, b) in caches.info().items()]
+    except Exception as exc:
+        return [("unknown", _why(exc))]
+
+
 # The oldest GPU cuarray runs on: CUDA 13 and its NVRTC start at compute capability 7.5 (Turing,
 # sm_75); Volta (7.0, 7.2: V100, Jetson Xavier) left with CUDA 13. The README says the same.
 MIN_COMPUTE_CAPABILITY = (7, 5)
@@ -231,12 +242,13 @@ def collect() -> list[tuple[str, list[tuple[str, str]]]]:
         ("CUDA headers", _headers()),
         ("Optional packages", [(label, _dist(name)) for name, label in _OPTIONAL]),
         ("Kernel cache", [("directory", _cache_dir())]),
+        ("In-process caches", _caches()),
         ("Devices", _devices()),
     ]
 
 
 def show_config(file=None) -> None:
-    """Print versions, CUDA libraries, headers, the kernel cache and devices. See `cupy.show_config`."""
+    """Print versions, CUDA libraries, headers, the kernel caches and devices. See `cupy.show_config`."""
     file = sys.stdout if file is None else file
     for section, items in collect():
         print("{}:".format(section), file=file)

@@ -30,6 +30,7 @@ import string
 
 import numpy
 
+from ..cuda import caches as _caches
 from ..cuda import kernel_family as _kernel_family
 from ..cuda import launch as _launch
 from ..cuda import stream as _stream
@@ -257,6 +258,12 @@ def _index_ctype(index_t) -> str:
     return "int" if index_t is numpy.int32 else "long long"
 
 
+# Every live Definition's and FlatLaunch's own tables, reached through the cache registry
+# (`cuda/caches.py`: `clear_caches`, the fake device) with no scan of the heap.
+_live_definitions = _caches.instances("elementwise kernels and strided plans", lambda d: (d._kernels, d._strided))
+_live_flat_launches = _caches.instances("elementwise flat launches", lambda f: (f.cfgs,))
+
+
 class Definition:
     """An elementwise operation over a fixed list of KernelParams; caches its kernels.
 
@@ -266,7 +273,7 @@ class Definition:
 
     __slots__ = ("name", "params", "operation", "preamble", "loop_prep", "after_loop", "key",
                  "options", "_kernels", "_arrays", "_nin_arrays", "user_source", "_vec", "_c_index",
-                 "_out_first", "_flat", "_strided", "half", "runtime")
+                 "_out_first", "_flat", "_strided", "half", "runtime", "__weakref__")
 
     def __init__(self, name, params, operation, preamble="", loop_prep="", after_loop="",
                  options=(), user_source=None, half=False):
@@ -310,6 +317,7 @@ class Definition:
         outs = [k for k, p in enumerate(self._arrays) if p.kind == "out"]
         self._out_first = tuple(outs + [k for k in range(n) if k not in outs])
         self._flat = FlatLaunch(self, [p.dtype.itemsize for p in self._arrays])
+        _live_definitions.add(self)
 
     # -- code generation -------------------------------------------------------------------
     def source(self, layout: str, ndim: int, index_t) -> tuple[str, str]:
@@ -542,7 +550,7 @@ class FlatLaunch:
     (building np.int32(n) and a config each call would cost ~0.7 us).
     """
 
-    __slots__ = ("_defn", "vec", "masks", "mask", "cfgs")
+    __slots__ = ("_defn", "vec", "masks", "mask", "cfgs", "__weakref__")
 
     def __init__(self, defn: Definition, itemsizes):
         v = self.vec = defn._vec
@@ -552,6 +560,7 @@ class FlatLaunch:
         # once instead of a loop over them (~0.3 us of host time a call).
         self.mask = self.masks[0] if v > 1 and len(set(self.masks)) == 1 else None
         self.cfgs = {}
+        _live_flat_launches.add(self)
 
     def aligned(self, n: int, ptrs) -> bool:
         """Whether the vector layout serves `n` elements at these addresses."""

@@ -46,6 +46,7 @@ import threading
 
 import numpy
 
+from ..cuda import caches as _caches
 from ..cuda import kernel_family as _kernel_family
 from ..cuda import device as _device
 from ..cuda import launch as _launch
@@ -66,6 +67,10 @@ __all__ = ["ReductionDef", "Plan", "plan", "Stage", "one_launch_workspace", "str
 # --------------------------------------------------------------------------------------------
 
 
+# Every live ReductionDef's own tables, reached through the cache registry (`cuda/caches.py`).
+_live_definitions = _caches.instances("reduction kernels and launchers", lambda r: (r._kernels, r._launchers))
+
+
 class ReductionDef:
     """A reduction over fixed parameters; caches its kernels.
 
@@ -79,7 +84,7 @@ class ReductionDef:
 
     __slots__ = ("name", "params", "out", "acc_ctype", "acc_size", "map_expr", "reduce_expr",
                  "identity", "post_map", "preamble", "options", "user_source", "key", "_kernels",
-                 "_arrays", "step", "_launchers", "_in_first", "half", "wide")
+                 "_arrays", "step", "_launchers", "_in_first", "half", "wide", "__weakref__")
 
     def __init__(self, name, params, out, acc_ctype, acc_size, map_expr, reduce_expr, identity, post_map,
                  preamble="", options=(), user_source=None, step=None, half=False, wide=False):
@@ -106,6 +111,7 @@ class ReductionDef:
                     identity, post_map, preamble, self.options, step)
         self._kernels = {}
         self._launchers = {}
+        _live_definitions.add(self)
         kinds = [p.kind for p in self.params]
         self._in_first = kinds == sorted(kinds)  # 'in' < 'scalar': every array before every scalar
 

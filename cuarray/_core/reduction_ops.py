@@ -15,6 +15,7 @@ import operator
 
 import numpy
 
+from ..cuda import caches as _caches
 from ..cuda import device as _device
 from . import datetimes as _datetimes
 from . import device_check as _device_check
@@ -319,6 +320,9 @@ def clear_fast_path() -> None:
     _fast.clear()
     for d in _defs.values():
         d._launchers.clear()
+
+
+_caches.register("reduction fast path", count=lambda: len(_fast), clear=clear_fast_path)
 
 
 # -- the driver -------------------------------------------------------------------------------------

@@ -38,6 +38,7 @@ import warnings
 
 import numpy
 
+from ..cuda import caches as _caches
 from ..cuda import kernel_family as _kernel_family
 from ..cuda import launch as _launch
 from ..cuda import memory as _memory
@@ -112,6 +113,10 @@ def _ctype(dt: numpy.dtype) -> str:
     return "__half" if dt.char == "e" else _dtypes.ctype(dt)
 
 
+# Every live ScanOp's kernels, reached through the cache registry (`cuda/caches.py`).
+_live_ops = _caches.instances("scan kernels", lambda s: (s._kernels,))
+
+
 class ScanOp:
     """One scan operator over one (input, output, accumulator) dtype triple; caches its kernels.
 
@@ -121,7 +126,7 @@ class ScanOp:
     """
 
     __slots__ = ("name", "in_dtype", "out_dtype", "acc_dtype", "operation", "load_expr", "identity",
-                 "associative", "key", "_kernels")
+                 "associative", "key", "_kernels", "__weakref__")
 
     def __init__(self, name, in_dtype, out_dtype, acc_dtype, operation, *, load_expr="x", identity=None,
                  associative=True):
@@ -136,6 +141,7 @@ class ScanOp:
         self.key = (name, self.in_dtype.char, self.out_dtype.char, self.acc_dtype.char, operation, load_expr,
                     identity, associative)
         self._kernels = {}
+        _live_ops.add(self)
 
     def kernel_name(self, layout: str, a: int = 0, b: int = 0, segmented=False, exclusive=False) -> str:
         parts = ["cuarray", self.name, self.in_dtype.name]

@@ -45,6 +45,8 @@ from .pinned_memory import set_pinned_memory_allocator as set_pinned_memory_allo
 from . import compiler as compiler
 from .compiler import CompileError as CompileError
 from .compiler import CacheWarning as CacheWarning
+from .caches import clear as clear_caches
+from .caches import info as cache_info
 from . import graph as _graph_module
 from .graph import CUDAGraph as CUDAGraph
 from .graph import StreamCaptureError as StreamCaptureError

@@ -29,6 +29,7 @@ import time
 from . import _backend
 from . import _kernel_cache
 from . import _observe
+from . import caches as _caches
 from . import device as _device
 from ._kernel_cache import CacheWarning as CacheWarning
 from ._kernel_cache import clear as clear_disk_cache
@@ -520,6 +521,9 @@ _compiling_guard = threading.Lock()
 def clear_memory_cache() -> None:
     """Forget this process's compiled modules (the next compile reads the disk cache)."""
     _modules.clear()
+
+
+_caches.register("compiled modules", count=lambda: len(_modules), clear=clear_memory_cache, code=True)
 
 
 def compile_module(source: str, *, name_expressions=(), options=(), arch=None, user_source=None, name=None):

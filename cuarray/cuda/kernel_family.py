@@ -35,6 +35,7 @@ import threading
 
 import numpy
 
+from . import caches as _caches
 from . import compiler as _compiler
 from . import device as _device
 from . import launch as _launch
@@ -355,6 +356,10 @@ def clear() -> None:
     """Forget every family's compiled kernels (the next `get` compiles or reads the disk cache)."""
     with _guard:
         _cache.clear()
+
+
+# (read at each call: the fake device's `recording()` puts a fresh dict in its place for a test)
+_caches.register("kernel families", count=lambda: len(_cache), clear=clear)
 
 
 _TEMPLATE_TAIL = re.compile(r"template\s*<(?P<t>[^{};]*)>\s*$")

@@ -32,6 +32,7 @@ import numpy
 
 from . import _backend
 from . import _driver_objects
+from . import caches as _caches
 from . import device as _device
 from . import stream as _stream
 from .limits import MAX_GRID_X
@@ -42,6 +43,8 @@ __all__ = ["launch", "enqueue", "set_launch_hook", "get_launch_hook", "launch_co
 
 
 _configs: dict = {}
+# (read at each call: the fake device's `recording()` puts a fresh dict in its place for a test)
+_caches.register("launch configs", count=lambda: len(_configs), clear=lambda: _configs.clear())
 _raw = None   # the raw launch function, picked on first use (`_pick`)
 _native = None  # _launchcore.enqueue once `_pick` configured it
 _hook = None

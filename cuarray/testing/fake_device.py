@@ -247,7 +247,7 @@ def install():
     """Run this whole process on the fake device (before its first launch; not undone)."""
     from cuarray._core import reduction
     from cuarray._core.fusion import replay
-    from cuarray.cuda import _backend, _observe, device, launch, memory
+    from cuarray.cuda import _backend, _observe, caches, device, memory
 
     os.environ["CUARRAY_PURE_PYTHON_LAUNCH"] = "1"  # read when the first launch picks its path
     # No real device either: on a machine with a driver, a library handle (cuBLAS, cuFFT) made by
@@ -256,7 +256,7 @@ def install():
     # memory (a segfault on the GPU machine). With no visible device every driver call fails
     # cleanly, as on a machine without one. (Read by cuInit: only before the process's first.)
     os.environ["CUDA_VISIBLE_DEVICES"] = ""
-    launch._configs.clear()
+    caches.clear()  # what was made before (a launch config, a kernel) is not the fake device's
     # addresses above 2**39, far from any integer argument a test compares (sizes, strides)
     memory.set_allocator(memory.MemoryPool(backing=FakeBacking(start=1 << 40)).malloc)
     # Every thread's first launch makes a (fake) context current, as on a device: no driver call.
@@ -288,31 +288,18 @@ def host_only_backing():
 
 
 def forget_prepared_launches():
-    """Empty every cache that holds a kernel or launch config made under `recording()`: an elementwise
-    Definition's kernels (`_kernels`), strided plans (`_strided`) and flat launches
-    (`FlatLaunch.cfgs`, which the ufunc fast paths also read inline), the reductions' kernels and
-    launchers, and the scans' kernels (a FakeKernel compiled under the fake compile observer).
-    Under the recorder those are placeholders and ("cfg", ...) tuples; one left behind is launched by
-    the next test on the real device (cuda.core: "expected LaunchConfig, got tuple" / "expected
-    Kernel, got tuple"), and a real one left from an earlier GPU test would reach the recorder
-    instead of a placeholder."""
-    import gc
+    """Empty every registered cache (`cuarray/cuda/caches.py`) but the compiled modules: every
+    kernel, launch config, plan and prepared call made under `recording()` (the engine's
+    definitions' own tables, the kernel families', the reductions' fast path...). Under the recorder
+    those are placeholders, ("cfg", ...) tuples and FakeKernels (the fake compile observer's); one
+    left behind is launched by the next test on the real device (cuda.core: "expected LaunchConfig,
+    got tuple" / "expected Kernel, got FakeKernel"), and a real one left from an earlier GPU test
+    would reach the recorder instead of a placeholder. The compiled modules are kept: they are
+    filled below the compile seam the fake device replaces, so no placeholder is ever among them,
+    and the next GPU test finds its kernels there rather than on disk."""
+    from cuarray.cuda import caches
 
-    from cuarray._core import elementwise, reduction, reduction_ops, scan
-
-    reduction_ops.clear_fast_path()
-    for o in gc.get_objects():
-        if isinstance(o, elementwise.Definition):
-            o._kernels.clear()
-            o._strided.clear()
-            o._flat.cfgs.clear()
-        elif isinstance(o, elementwise.FlatLaunch):
-            o.cfgs.clear()
-        elif isinstance(o, reduction.ReductionDef):
-            o._kernels.clear()
-            o._launchers.clear()
-        elif isinstance(o, scan.ScanOp):
-            o._kernels.clear()
+    caches.clear(code=False)
 
 
 @contextlib.contextmanager
@@ -321,8 +308,9 @@ def recording(forget=None):
     kernel is a placeholder `(name, layout, ndim, index type)`, memory comes from a FakeBacking.
     The shared kernel cache and the kernel families' cache are fresh (a family's kernel is its name
     expression). With `forget` (by default where a device is, the only place a
-    real kernel can be prepared; the scan costs ~15 ms) the prepared launches are emptied on entry
-    and exit, so no placeholder reaches a later GPU test and no real kernel reaches this one."""
+    real kernel can be prepared) the registered caches are emptied on entry and exit
+    (`forget_prepared_launches`), so no placeholder reaches a later GPU test and no real kernel
+    reaches this one."""
     import cuarray
     from cuarray._core import device_errors, elementwise
     from cuarray._core.fusion import replay

@@ -1,0 +1,93 @@
+"""The one registry of cuarray's in-process caches: every memo of kernels, launch configs, plans,
+handles and workspaces registers here with a name, so that `info()` can list them (entries, and
+bytes where known) and `clear()` can empty them all (`cuarray.cuda.cache_info`,
+`cuarray.cuda.clear_caches`, and the fake device of the tests, which clears them when it is put in
+and taken out so no placeholder kernel outlives it).
+
+A module-level cache registers its dict (`register(name, table)`) or, when the module rebinds or
+guards it, callables (`register(name, count=..., clear=...)`). A class whose instances each own
+tables (an elementwise Definition's kernels and plans) registers once with `instances(name,
+tables)` and adds each new instance to the WeakSet it gets back: the registry reaches every live
+instance's tables with no scan of the heap, and the look-ups on the launch path are untouched (a
+table is still a plain dict read where it was).
+
+This module sits at the bottom of the layers (it imports nothing of cuarray): the engine above it
+registers itself here, never the other way round.
+"""
+
+from __future__ import annotations
+
+import weakref
+
+__all__ = ["register", "instances", "info", "clear", "names"]
+
+
+class _Entry:
+    __slots__ = ("name", "count", "clear", "nbytes", "code")
+
+    def __init__(self, name, count, clear, nbytes, code):
+        self.name, self.count, self.clear, self.nbytes, self.code = name, count, clear, nbytes, code
+
+
+_entries: dict = {}  # name -> _Entry, in registration order
+
+
+def register(name: str, table=None, *, count=None, clear=None, nbytes=None, code: bool = False) -> None:
+    """Register the cache `name`: either `table` (a dict-like this registry may `len` and `clear`)
+    or `count()` and `clear()`; `nbytes()` gives its size in bytes where known. `code`: it holds
+    compiled modules (filled below the compile seam, `_observe`, which the fake device replaces, so
+    no placeholder reaches it): `clear(code=False)` keeps it. A second registration of one name is
+    an error (two caches would hide behind one row)."""
+    if table is not None:
+        if count is not None or clear is not None:
+            raise TypeError("register takes a table or count and clear, not both")
+        count, clear = table.__len__, table.clear
+    elif count is None or clear is None:
+        raise TypeError("register needs a table, or both count and clear")
+    if name in _entries:
+        raise ValueError("a cache named {!r} is registered already".format(name))
+    _entries[name] = _Entry(name, count, clear, nbytes, code)
+
+
+def _live(objects: weakref.WeakSet) -> list:
+    # Another thread may add an instance while this one iterates: try again (construction is rare).
+    while True:
+        try:
+            return list(objects)
+        except RuntimeError:
+            continue
+
+
+def instances(name: str, tables) -> weakref.WeakSet:
+    """Register the cache `name` as the tables of every live instance of a class: `tables(obj)` is
+    the dicts `obj` owns. Returns the WeakSet the class adds each instance to when it makes it
+    (the class needs a ``__weakref__`` slot)."""
+    objects: weakref.WeakSet = weakref.WeakSet()
+
+    def count():
+        return sum(len(t) for o in _live(objects) for t in tables(o))
+
+    def empty():
+        for o in _live(objects):
+            for t in tables(o):
+                t.clear()
+
+    register(name, count=count, clear=empty)
+    return objects
+
+
+def names() -> list:
+    """The registered caches' names, in registration order."""
+    return list(_entries)
+
+
+def info() -> dict:
+    """name -> (entries, bytes or None where not known) of every registered cache."""
+    return {e.name: (e.count(), None if e.nbytes is None else e.nbytes()) for e in list(_entries.values())}
+
+
+def clear(*, code: bool = True) -> None:
+    """Empty every registered cache (with code=False, all but those holding compiled modules)."""
+    for e in list(_entries.values()):
+        if code or not e.code:
+            e.clear()

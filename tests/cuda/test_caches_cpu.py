@@ -1,0 +1,100 @@
+"""The cache registry (`cuarray/cuda/caches.py`): every cache of kernels, launch configs and plans
+is listed by `cuarray.cuda.cache_info()` and emptied by `cuarray.cuda.clear_caches()`; the engine's
+per-instance tables are reached with no scan of the heap; the fake device empties the registry
+when it is put in and taken out (keeping the compiled modules, which it never fills)."""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+
+import pytest
+
+import cuarray
+from cuarray._core import elementwise, reduction, scan
+from cuarray.cuda import _observe, caches, compiler, device, launch
+from cuarray.testing import fake_device
+
+# The caches the fake device's placeholders can reach, and the compiled modules.
+NAMED = ("launch configs", "compiled modules", "kernel families", "elementwise kernels and strided plans",
+         "elementwise flat launches", "reduction kernels and launchers", "reduction fast path", "scan kernels")
+# The engine's classes that own tables of kernels, plans or launch configs.
+ENGINE = (elementwise.Definition, elementwise.FlatLaunch, reduction.ReductionDef, scan.ScanOp)
+
+
+@contextlib.contextmanager
+def _fake_work():
+    """Under `recording()` with the fake compile observer (the distributed tests' fake runtime): an
+    elementwise op (contiguous and strided), a reduction through its fast path and a scan; a launch
+    config (the recorder's are tuples, not cached: one is put in the recorder's table)."""
+    simulated = device._simulated
+    with fake_device.recording(forget=True):
+        device.simulate(fake_device.PROPERTIES)
+        prev = _observe.set_observer(fake_device.FakeCompiles())
+        try:
+            a = cuarray.arange(10, dtype=cuarray.float32)
+            (a + a)[::2] + 1
+            a.sum()
+            a.sum()
+            cuarray.cumsum(a)
+            launch._configs[(1, 1, 0)] = ("cfg", 1, 1, 0)
+            yield
+        finally:
+            _observe.set_observer(prev)
+            device.simulate(simulated)
+
+
+def test_the_registry_lists_every_named_cache():
+    info = cuarray.cuda.cache_info()
+    assert set(NAMED) <= set(info), sorted(set(NAMED) - set(info))
+    for name, (entries, nbytes) in info.items():
+        assert isinstance(entries, int) and entries >= 0, name
+        assert nbytes is None or isinstance(nbytes, int), name
+
+
+def test_clear_caches_empties_them_all(monkeypatch):
+    monkeypatch.setitem(compiler._modules, ("a key no compile makes",), object())
+    with _fake_work():
+        filled = {name for name, (n, _) in cuarray.cuda.cache_info().items() if n}
+        assert set(NAMED) <= filled, sorted(set(NAMED) - filled)
+        cuarray.cuda.clear_caches()
+        left = {name: n for name, (n, _) in cuarray.cuda.cache_info().items() if n}
+        assert left == {}
+
+
+def test_the_fake_device_empties_all_but_the_compiled_modules(monkeypatch):
+    """On exit from `recording()` nothing it made is left in a cache; the compiled modules (filled
+    below the compile seam the fake device replaces) stay for the next GPU test."""
+    key = ("a key no compile makes",)
+    monkeypatch.setitem(compiler._modules, key, object())
+    with _fake_work():
+        pass
+    left = {name: n for name, (n, _) in cuarray.cuda.cache_info().items() if n and name != "compiled modules"}
+    assert left == {}
+    assert key in compiler._modules
+
+
+def test_every_table_an_engine_object_owns_is_registered():
+    """A dict in an engine object's slots is a table of kernels, plans or configs: one the registry
+    does not reach (a new table left out of its class's `caches.instances` entry, or a class that
+    does not add its instances) would keep a fake device's placeholder for the next test."""
+    with _fake_work():
+        tables = []
+        for o in gc.get_objects():
+            if isinstance(o, ENGINE):
+                for slot in type(o).__slots__:
+                    t = getattr(o, slot, None)
+                    if isinstance(t, dict):
+                        t[("sentinel",)] = None
+                        tables.append((type(o).__name__, slot, t))
+        assert {cls for cls, _, _ in tables} == {c.__name__ for c in ENGINE}
+        caches.clear(code=False)
+        left = sorted({(cls, slot) for cls, slot, t in tables if t})
+        assert left == []
+
+
+def test_a_name_is_registered_once():
+    with pytest.raises(ValueError, match="registered already"):
+        caches.register("scan kernels", {})
+    with pytest.raises(TypeError):
+        caches.register("a cache with no way to count it", clear=lambda: None)
