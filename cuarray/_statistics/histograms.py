@@ -448,7 +448,9 @@ def _sorted_counts(x: ndarray, w, edges: ndarray, ntype) -> ndarray:
     if w is None:
         return diff(astype(at, ntype, copy=False))
     cw = concatenate((zeros((1,), ntype), cumsum(astype(w, ntype, copy=False)[order])))
-    return diff(cw[at])
+    # NumPy adds the cumulative weights (int64 for small integer weights) into counts of the
+    # weights' dtype, then differences those: int8 weights give int8 counts, wrapped as its += wraps
+    return diff(astype(cw[at], ntype, copy=False))
 
 
 def upload(host: numpy.ndarray) -> ndarray:

@@ -96,6 +96,11 @@ def test_histogram_weights_density_edges(dt):
           exact=False, rtol=2e-5)
     wi = rng.integers(0, 5, x.shape)
     check(cuarray.histogram(D(x), 7, weights=D(wi)), np.histogram(x, 7, weights=wi))
+    # edges holding NaN take NumPy's cumulative steps: the counts are the weights' dtype (int8 wraps)
+    en = np.array([-1.0, 0.0, np.nan, np.nan])
+    for wn in (rng.integers(-100, 100, x.shape).astype(np.int8), np.zeros((0,), np.int8)):
+        xn = x if wn.size else x[:0, 0]
+        check(cuarray.histogram(D(xn), D(en), weights=D(wn)), np.histogram(xn, en, weights=wn))
     wc = (w + 1j * w).astype(np.complex128)
     check(cuarray.histogram(D(x), 7, weights=D(wc)), np.histogram(x, 7, weights=wc), exact=False)
     xn = x.copy()
