@@ -17,6 +17,9 @@ ill-conditioned matrices) are compared as tightly as NumPy's answer allows, and 
   value by default, rtol=None max(m, n) eps; matrix_rank: max(m, n) eps, or tol=/rtol=) applied to
   the input's singular values computed in double; a singular value within rounding of the cutoff
   decides either way on either side, and only there is the answer left open.
+- check_histogram: a density over float16/float32 weights is NumPy's counts (the weights' dtype)
+  over n.sum() taken in that dtype: its rounding, bins x eps of the weights' dtype, scales every
+  float64 density alike, and the densities compare within it; the rest as values.
 
 Each wrapper keeps an inner check's `outcome` (fuzzlib.run_case asks it when one side raised)."""
 
@@ -478,3 +481,23 @@ def _cholesky_outcome(ref, test, row, inputs):
 
 
 check_cholesky.outcome = _cholesky_outcome
+
+
+def check_histogram(exp, got, row, inputs):
+    """histogram(density=True) over float16/float32 weights: NumPy divides the counts by n.sum()
+    taken in the weights' dtype (pairwise, its own order), so its float64 densities carry that
+    sum's rounding, at most about bins x eps of the weights' dtype, relative; cuarray's sum of the
+    same counts rounds in another order. The densities compare within 4 bins eps of that dtype;
+    the edges, and every other call, as values."""
+    _, kw = inputs if inputs is not None else ((), {})
+    w = kw.get("weights")
+    if (not kw.get("density") or not isinstance(w, np.ndarray) or w.dtype.char not in "ef"
+            or not isinstance(exp, tuple) or not isinstance(got, tuple) or len(exp) != 2 or len(got) != 2):
+        return compare_values(exp, got, row)
+    d = compare_values(exp[1], got[1], row)
+    if d:
+        return "[1] " + d
+    nb = max(np.asarray(exp[0]).size, 1)
+    factor = max(1.0, 4 * nb * float(np.finfo(w.dtype).eps) / (_RTOL["d"] * row.rtol))
+    d = compare_values(exp[0], got[0], _Scaled(row, factor))
+    return "[0] " + d if d else None

@@ -239,7 +239,7 @@ def rows(Row, product_check):
         Row("full", "shape edge", kw={"dtype": "edtype"}),
         Row("diff", "a", kw={"prepend": "pend", "append": "pend", "n": "int", "axis": "axis_int"}, dtypes="iub"),
         Row("histogram", "a", kw={"bins": "ebins", "range": "erange", "density": "bool", "weights": "weights"},
-            dtypes="iuf", rtol=1e3),
+            dtypes="iuf", rtol=1e3, check=fb.check_histogram),
         Row("histogram", "euarr", kw={"bins": "ebins", "range": "erange"}, rtol=1e3),
         Row("histogram_bin_edges", "euarr", kw={"bins": "ebins", "range": "erange"}, rtol=1e3),
         Row("histogram2d", "a1 same", kw={"bins": "ebins", "range": "ddrange"}, dtypes="iuf", rtol=1e3),

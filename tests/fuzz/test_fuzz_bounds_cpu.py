@@ -134,3 +134,23 @@ def test_summary_counts_per_function_and_kind():
     assert "120 calls in 2 chunk(s)" in text and "sqrt(a): 60 " in text and "nan " in text
     assert fuzz_report.mismatch_kind("expected OverflowError(x), got a result") == "missing-error"
     assert fuzz_report.mismatch_kind("[1] dtype: expected uint8 got int32") == "dtype"
+
+
+def test_histogram_density_over_float32_weights_allows_the_float32_sum():
+    """GPU fuzz seed 14: NumPy's densities over float32 weights divide by n.sum() in float32, so
+    every density of cuarray's differed by the same 1.45e-7 relative (one float32 ulp of the sum):
+    accepted there, and only there; a wrong bin is still found."""
+    row = _row("histogram(a){bins,range,density,weights}")
+    e = np.array([4.49074962, -1.20227621, 4.11596609, -0.0, -0.0, -0.0, -6.71844277, -0.0, -0.0, 1.18066612])
+    edges = np.linspace(-2.1, 3.2, 11)
+    g = e * (1 + 1.45e-7)
+    x = np.zeros(5, np.float32)
+    kw32 = {"density": True, "weights": np.ones(5, np.float32)}
+    assert row.check((e, edges), (g, edges), row, ([x], kw32)) is None
+    wrong = g.copy()
+    wrong[2] *= 1 + 1e-4
+    assert "values differ" in row.check((e, edges), (wrong, edges), row, ([x], kw32))
+    kw64 = {"density": True, "weights": np.ones(5)}  # float64 weights: NumPy's sum is float64
+    assert "values differ" in row.check((e, edges), (g, edges), row, ([x], kw64))
+    assert "values differ" in row.check((e, edges), (g, edges), row, ([x], {"weights": kw32["weights"]}))
+    assert "[1]" in row.check((e, edges), (g, edges * 1.01), row, ([x], kw32))
