@@ -125,9 +125,9 @@ def test_profile_overhead_per_op_when_on():
             host_only = min(host_only, run())
     print("ew-small per op: off {:.2f} us, events {:.2f} us (+{:.2f}), host only {:.2f} us (+{:.2f})".format(
         off, on, on - off, host_only, host_only - off))
-    # the bench 'profiler' case reports these; here only gross regressions fail (the host-only
-    # mode's cost is counted, not timed: the next test; a 30-worker run read host-only at +4.6 us
-    # over off = 13.6 us, loaded, against +1-2 us alone).
+    # the bench 'profiler' case reports these; here only gross regressions fail. The host-only
+    # mode's few microseconds are counted, not timed (the next test): under a 30-worker run the
+    # host's load moved them past any guard that a quiet host would still hold it to.
     assert on - off < 20.0
 
 
