@@ -7,8 +7,8 @@ themselves, and doctest runs the Examples. The user guide stays Markdown (MyST),
 the repository has always had.
 
 The API pages are generated at configuration time from each namespace's public names
-(`api_pages.py`), so a new public function gets its page with no edit here. The whole site (~1,060
-pages) builds in about 50 s of CPU (docs/tools/build-times.md has the measurements).
+(`api_pages.py`), so a new public function gets its page with no edit here. The whole site's page count and
+build time are in docs/numbers.json (docs/tools/build-times.md says where the time goes).
 """
 
 from __future__ import annotations

@@ -18,7 +18,7 @@ def _parser() -> argparse.ArgumentParser:
         description="Time cuarray against NumPy, CuPy and PyTorch (those installed). "
         "The table is printed last; targets are in docs/bench-targets.md.",
     )
-    p.add_argument("--quick", action="store_true", help="smaller sizes and shorter timing (every case: about 6 minutes on an H100; pick cases with --cases)")
+    p.add_argument("--quick", action="store_true", help="smaller sizes and shorter timing (on an H100, 191 rows took about 6.5 minutes, most of it the peers; pick cases with --cases or --group)")
     p.add_argument("--cases", help="comma-separated case ids (or groups) to run")
     p.add_argument("--group", help="comma-separated groups to run, e.g. ew-large")
     p.add_argument("--libs", help="comma-separated libraries (default: {})".format(",".join(_cases.LIBRARIES)))

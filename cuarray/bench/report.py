@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime
 import json
 import os
+import re
 
 from .libs import get_library
 
@@ -85,12 +86,26 @@ def _rate_cells(r) -> list[str]:
     return ["", ""]
 
 
+_NEEDS = re.compile(r"n/a: needs (\S+) \(not installed\)$")
+
+
+def _missing_packages(report: dict) -> dict:
+    """{package: rows}: packages some cells need and this machine lacks (SciPy for the scipy
+    groups), said once above the table rather than on each row."""
+    out: dict = {}
+    for r in report["rows"]:
+        for pkg in {m.group(1) for c in r["libs"].values() if (m := _NEEDS.match(c.get("error") or ""))}:
+            out[pkg] = out.get(pkg, 0) + 1
+    return out
+
+
 def _note(r, unavailable) -> str:
     parts = [r["note"]] if r.get("note") else []
     for name, cell in r["libs"].items():
         err = cell.get("error")
-        # A library that is unavailable everywhere is reported once above the table, not per row.
-        if err and not (name in unavailable and err == "n/a: " + unavailable[name]):
+        # A library that is unavailable everywhere, or a package that is missing, is reported once
+        # above the table, not per row.
+        if err and not (name in unavailable and err == "n/a: " + unavailable[name]) and not _NEEDS.match(err):
             parts.append("{}: {}".format(name, err))
     note = "; ".join(parts)
     return note if len(note) <= _NOTE_WIDTH else note[: _NOTE_WIDTH - 3] + "..."
@@ -118,6 +133,8 @@ def format_header(report: dict) -> str:
         lines.append("copy rate: not measured (no GPU library could run the copy case)")
     for name, reason in report.get("unavailable", {}).items():
         lines.append("{}: n/a ({})".format(name, reason))
+    for pkg, rows in _missing_packages(report).items():
+        lines.append("{}: not installed; the {} rows that need it are n/a (pip install {})".format(pkg, rows, pkg))
     if report.get("complete") is False:
         lines.append("partial run: {} of {} rows measured (the run stopped before its end)".format(
             len(report["rows"]), report.get("rows_planned", "?")))

@@ -221,3 +221,13 @@ def test_a_missing_package_is_named_as_needed():
 
     cell = harness._run_lib(case, "numpy", 4, None, harness.Settings(quick=True, libs=["numpy"]))
     assert cell["error"] == "n/a: needs no_such_package_for_the_bench (not installed)"
+
+
+def test_a_missing_package_is_said_once_above_the_table():
+    needs = {"time_s": None, "error": "n/a: needs scipy (not installed)"}
+    rep = {"date": "", "versions": {"numpy": "2"}, "rows": [
+        {"label": "row{}".format(i), "size_label": "1", "note": "", "nbytes": None, "flops": None,
+         "libs": {"numpy": dict(needs), "cuarray": dict(needs)}} for i in range(3)]}
+    header, table = report.format_header(rep), report.format_table(rep, ["numpy"])
+    assert header.count("scipy: not installed") == 1 and "scipy: not installed; the 3 rows that need it are n/a" in header
+    assert "scipy" not in table
