@@ -362,6 +362,24 @@ def recorded_launches():
         yield calls
 
 
+@contextlib.contextmanager
+def recording_fake_compiles():
+    """`recording(forget=True)` on a simulated device (`PROPERTIES`) with `FakeCompiles` as the
+    compile observer, as the distributed tests' fake runtime runs: generated kernels (reductions,
+    scans) are compiled to FakeKernels, which no cache may keep past the block."""
+    from cuarray.cuda import _observe, device
+
+    simulated = device._simulated
+    with recording(forget=True) as calls:
+        device.simulate(PROPERTIES)
+        prev = _observe.set_observer(FakeCompiles())
+        try:
+            yield calls
+        finally:
+            _observe.set_observer(prev)
+            device.simulate(simulated)
+
+
 # -- host copies of modules -------------------------------------------------------------------------
 def _copy_of(module, builtins, by_id):
     """`module`'s source run again as a new module in the same package (``<name>_host``; a

@@ -12,7 +12,7 @@ import pytest
 
 import cuarray
 from cuarray._core import elementwise, reduction, scan
-from cuarray.cuda import _observe, caches, compiler, device, launch
+from cuarray.cuda import caches, compiler, launch
 from cuarray.testing import fake_device
 
 # The caches the fake device's placeholders can reach, and the compiled modules.
@@ -27,21 +27,14 @@ def _fake_work():
     """Under `recording()` with the fake compile observer (the distributed tests' fake runtime): an
     elementwise op (contiguous and strided), a reduction through its fast path and a scan; a launch
     config (the recorder's are tuples, not cached: one is put in the recorder's table)."""
-    simulated = device._simulated
-    with fake_device.recording(forget=True):
-        device.simulate(fake_device.PROPERTIES)
-        prev = _observe.set_observer(fake_device.FakeCompiles())
-        try:
-            a = cuarray.arange(10, dtype=cuarray.float32)
-            (a + a)[::2] + 1
-            a.sum()
-            a.sum()
-            cuarray.cumsum(a)
-            launch._configs[(1, 1, 0)] = ("cfg", 1, 1, 0)
-            yield
-        finally:
-            _observe.set_observer(prev)
-            device.simulate(simulated)
+    with fake_device.recording_fake_compiles():
+        a = cuarray.arange(10, dtype=cuarray.float32)
+        (a + a)[::2] + 1
+        a.sum()
+        a.sum()
+        cuarray.cumsum(a)
+        launch._configs[(1, 1, 0)] = ("cfg", 1, 1, 0)
+        yield
 
 
 def test_the_registry_lists_every_named_cache():

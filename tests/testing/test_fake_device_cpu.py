@@ -54,19 +54,11 @@ def test_recording_leaves_no_fake_kernel_in_a_definition():
 
     import cuarray
     from cuarray._core import elementwise, reduction, scan
-    from cuarray.cuda import _observe, device
 
-    simulated = device._simulated
-    with fake_device.recording(forget=True):
-        device.simulate(fake_device.PROPERTIES)
-        prev = _observe.set_observer(fake_device.FakeCompiles())
-        try:
-            a = cuarray.arange(10, dtype=cuarray.float32)
-            a.sum()
-            cuarray.cumsum(a)
-        finally:
-            _observe.set_observer(prev)
-            device.simulate(simulated)
+    with fake_device.recording_fake_compiles():
+        a = cuarray.arange(10, dtype=cuarray.float32)
+        a.sum()
+        cuarray.cumsum(a)
     kinds = (elementwise.Definition, reduction.ReductionDef, scan.ScanOp)
     left = [type(o).__name__ for o in gc.get_objects()
             if isinstance(o, kinds) and any(isinstance(k, fake_device.FakeKernel) for k in o._kernels.values())]
