@@ -20,6 +20,7 @@ import warnings
 from . import cases as _cases
 from .libs import get_library
 from .report import fmt_time as _fmt_s
+from .report import needs_package
 
 __all__ = ["Settings", "run", "COPY_CASE", "SLOW_CALL_S"]
 
@@ -238,7 +239,7 @@ def _reason(exc: BaseException) -> str:
         return "n/a: " + text
     if isinstance(exc, ModuleNotFoundError) and exc.name:
         # A peer's or the reference's package (SciPy for the scipy groups) not installed here.
-        return "n/a: needs {} (not installed)".format(exc.name.split(".")[0])
+        return needs_package(exc.name.split(".")[0])
     if isinstance(exc, (NotImplementedError, AttributeError)):
         return "n/a: not implemented ({}: {})".format(type(exc).__name__, text)
     return "error: {}: {}".format(type(exc).__name__, text)
