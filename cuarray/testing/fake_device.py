@@ -363,16 +363,17 @@ def recorded_launches():
 
 
 @contextlib.contextmanager
-def recording_fake_compiles():
-    """`recording(forget=True)` on a simulated device (`PROPERTIES`) with `FakeCompiles` as the
-    compile observer, as the distributed tests' fake runtime runs: generated kernels (reductions,
-    scans) are compiled to FakeKernels, which no cache may keep past the block."""
+def recording_fake_compiles(observer=None):
+    """`recording(forget=True)` on a simulated device (`PROPERTIES`) with `observer` (a
+    `FakeCompiles`, by default a new one) as the compile observer, as the distributed tests' fake
+    runtime runs: generated kernels (reductions, scans) are compiled to FakeKernels, which no cache
+    may keep past the block."""
     from cuarray.cuda import _observe, device
 
     simulated = device._simulated
     with recording(forget=True) as calls:
         device.simulate(PROPERTIES)
-        prev = _observe.set_observer(FakeCompiles())
+        prev = _observe.set_observer(FakeCompiles() if observer is None else observer)
         try:
             yield calls
         finally:

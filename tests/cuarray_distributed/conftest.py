@@ -10,9 +10,9 @@ import types
 
 import pytest
 
-from cuarray.cuda import _backend, _observe, _sync_hooks
+from cuarray.cuda import _backend, _sync_hooks
 from cuarray.cuda import device as _device
-from cuarray.testing.fake_device import PROPERTIES, FakeCompiles, recording
+from cuarray.testing.fake_device import FakeCompiles, recording_fake_compiles
 
 # The driver calls a copy between devices makes; anything else (a synchronisation, a copy that
 # does not go through the observed MemoryPointer methods) is recorded and answered with an error.
@@ -71,15 +71,10 @@ def fake_runtime(monkeypatch):
     # their per-thread context records are fake.)
     monkeypatch.setattr(_device, "_primary", {})
     multi = _device.multi_device[0]  # (the engines hold this list itself: its item is restored)
-    previous = _device._simulated
-    with recording() as launches:
-        _device.simulate(PROPERTIES)
-        prev_obs = _observe.set_observer(obs)
+    with recording_fake_compiles(obs) as launches:
         _sync_hooks.register(sync_hook)
         try:
             yield types.SimpleNamespace(driver=drv, copies=obs.copies, syncs=syncs, launches=launches)
         finally:
             _sync_hooks.unregister(sync_hook)
-            _observe.set_observer(prev_obs)
-            _device.simulate(previous)
             _device.multi_device[0] = multi
