@@ -209,13 +209,16 @@ def svd(a, full_matrices=True, compute_uv=True, hermitian=False):
 
 def rank_svd(a, full_matrices=True, compute_uv=True, hermitian=False):
     """`svd` for the callers that count or invert the small singular values (pinv, matrix_rank,
-    lstsq): the Jacobi SVD past 32 columns, not gesvdp, which perturbs a matrix with a singular value
-    near zero so that its polar decomposition converges (cuSOLVER's h_err_sigma) and leaves the
-    zeros of a rank-deficient matrix at that perturbation (~1e-11 of the largest), above NumPy's
-    cutoffs; Jacobi keeps them at rounding level, as LAPACK's gesdd does."""
+    lstsq): cuSOLVER's gesvd (bidiagonal QR iteration, LAPACK's method), not gesvdp, which perturbs
+    a matrix with a singular value near zero so that its polar decomposition converges and leaves
+    the zeros of a rank-deficient matrix at ~1e-11 of the largest, nor gesvdj, whose sweeps stop at
+    eps of the matrix's norm and return 0 for the singular values below it (a scaled permutation's
+    1e-16 ... 1e-40, which NumPy returns exactly and pinv(rtol=0) inverts). Measured on an H200
+    (docs/perf-notes.md, "rank_svd"): gesvd is as exact as LAPACK there and no slower without U/V.
+    Stacks of matrices up to 32x32 still take the batched Jacobi routine (one launch for the stack)."""
     if hermitian:
         return _svd_hermitian(as_array(a, "linalg.svd"), compute_uv)
-    return _svd(a, full_matrices, compute_uv, algorithm="gesvdj")
+    return _svd(a, full_matrices, compute_uv, algorithm="gesvd")
 
 
 def svdvals(x, /):

@@ -132,11 +132,12 @@ class _Asked(Exception):
 
 
 @pytest.mark.parametrize("fn", ["pinv", "matrix_rank", "lstsq"])
-def test_rank_revealing_callers_ask_the_jacobi_svd(fn, monkeypatch):
-    """pinv, matrix_rank and lstsq count or invert the small singular values: past 32 columns they
-    ask gesvdj, not the default gesvdp, whose perturbation of a rank-deficient matrix leaves its
-    zero singular values ~1e-11 of the largest, above NumPy's cutoffs (a 40 x 33 stack with zero
-    columns: pinv entries of 1e10 where NumPy's are 0)."""
+def test_rank_revealing_callers_ask_the_qr_iteration_svd(fn, monkeypatch):
+    """pinv, matrix_rank and lstsq count or invert the small singular values: they ask gesvd, not
+    the default gesvdp, whose perturbation of a rank-deficient matrix leaves its zero singular values
+    ~1e-11 of the largest, above NumPy's cutoffs (a 40 x 33 stack with zero columns: pinv entries of
+    1e10 where NumPy's are 0), nor gesvdj, which returns 0 for singular values below eps of the norm
+    that LAPACK returns exactly (docs/perf-notes.md, "rank_svd")."""
     asked = []
 
     def record(a, full_matrices=True, compute_uv=True, algorithm=None, fn="linalg.svd"):
@@ -148,7 +149,7 @@ def test_rank_revealing_callers_ask_the_jacobi_svd(fn, monkeypatch):
     args = (a, hf.from_np(np.ones(40))) if fn == "lstsq" else (a,)
     with pytest.raises(_Asked):
         getattr(la, fn)(*args)
-    assert asked == ["gesvdj"]
+    assert asked == ["gesvd"]
 
 
 def test_import_loads_no_math_library():

@@ -233,6 +233,23 @@ def test_pinv_of_four_dimensional_stacks(request, dt):
 
 
 @pytest.mark.parametrize("dt", DTYPES, ids=str)
+def test_pinv_and_rank_keep_tiny_singular_values(request, dt):
+    """A scaled permutation matrix (singular values 1 down to 1e-40, 1e-30 in single precision) has
+    an exact SVD that LAPACK returns: pinv(rtol=0) inverts every scale (each entry within rounding,
+    not only the large ones) and matrix_rank(tol=0) counts them all. The Jacobi SVD returned 0 for
+    those below eps of the norm (GPU fuzz seed 13: pinv of a 7x7 complex128 one)."""
+    rng = np.random.default_rng(_seed(request))
+    low = -30 if dt.char in "fF" else -40
+    for n in (5, 7, 40, 100):
+        a = (np.eye(n)[rng.permutation(n)] * np.logspace(0, low, n)[rng.permutation(n)][:, None]).astype(dt)
+        want = np.linalg.pinv(a, rtol=0.0)
+        got = _host(la.pinv(cuarray.asarray(a), rtol=0.0))
+        assert got.dtype == dt and np.array_equal(got != 0, want != 0), (n, dt)
+        np.testing.assert_allclose(got, want, rtol=tol(dt), atol=0, err_msg="pinv(rtol=0) n={}".format(n))
+        assert int(la.matrix_rank(cuarray.asarray(a), tol=0)) == np.linalg.matrix_rank(a, tol=0) == n
+
+
+@pytest.mark.parametrize("dt", DTYPES, ids=str)
 @pytest.mark.parametrize("bshape", [(6,), (6, 3), (6, 0)])
 @pytest.mark.parametrize("ashape", [(6, 4), (6, 6), (4, 6), (6, 1)])
 def test_lstsq(request, dt, ashape, bshape):
