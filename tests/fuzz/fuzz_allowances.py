@@ -248,6 +248,71 @@ def _i0_overflow(row, inputs, ref, test):
     return bool((past & np.isposinf(e[bad]) & ours).all())
 
 
+# -- product-order ----------------------------------------------------------------------------------
+
+def _product_axis(row, x, kw):
+    """(factors with the scanned axis last, the answer's slice that holds their products) of a
+    cumulative product call; None where the call is not one of those forms."""
+    if row.name == "multiply.accumulate":
+        axis = kw.get("axis", 0)
+    else:
+        axis = kw.get("axis")
+    if axis is None:
+        if row.name == "cumulative_prod" and x.ndim > 1:
+            return None
+        x, axis = x.reshape(-1), 0
+    if row.name == "nancumprod":
+        x = np.where(np.isnan(x), 1, x)
+    return np.moveaxis(x, axis, -1), axis
+
+
+def _order_events(x, dtype):
+    """For every element of the rows along the last axis of `x`: whether some contiguous run of the
+    row's factors up to it has a product outside `dtype`'s normal range (its magnitudes' base-2
+    logarithms added in float64: a run's sum is a difference of prefix sums), or a factor up to it
+    is inf or NaN. Only there can the order of the multiplications decide a value's class."""
+    with np.errstate(all="ignore"):
+        m = np.abs(x.astype(np.complex128 if x.dtype.kind == "c" else np.float64))
+        special = ~np.isfinite(m)
+        logs = np.where(special | (m == 0), 0.0, np.log2(np.where(m == 0, 1.0, m)))
+    hi, lo = np.log2(float(np.finfo(dtype).max)) - 1, np.log2(float(np.finfo(dtype).tiny))
+    n = x.shape[-1]
+    prefix = np.cumsum(logs, axis=-1)
+    low = np.zeros(x.shape[:-1])  # the smallest and largest prefix before each position (P[-1] = 0)
+    high = np.zeros(x.shape[:-1])
+    event = np.zeros(x.shape, bool)
+    seen = np.zeros(x.shape[:-1], bool)
+    for k in range(n):
+        p = prefix[..., k]
+        seen = seen | special[..., k] | (p - low > hi) | (p - high < lo)
+        event[..., k] = seen
+        low, high = np.minimum(low, p), np.maximum(high, p)
+    return event
+
+
+def _product_order(row, inputs, ref, test):
+    pair = _finite_pair(ref, test)
+    args, kw = inputs
+    if pair is None or not args or not isinstance(args[0], np.ndarray) or args[0].dtype.kind not in "fc":
+        return False
+    e, g = pair
+    if e.dtype.kind not in "fc":
+        return False
+    found = _product_axis(row, args[0], kw)
+    if found is None:
+        return False
+    x, axis = found
+    e, g = np.moveaxis(e, axis, -1), np.moveaxis(g, axis, -1)
+    if row.name == "cumulative_prod" and kw.get("include_initial"):
+        if np.any(_differs(e[..., :1], g[..., :1], _row_rtol(row, e.dtype))):
+            return False
+        e, g = e[..., 1:], g[..., 1:]
+    if e.shape != x.shape:
+        return False
+    bad = _differs(e, g, _row_rtol(row, e.dtype))
+    return bool(bad.any() and _order_events(x, e.dtype)[bad].all())
+
+
 ALLOWANCES = (
     Allowance("log1p-near-zero", ("log1p",), _log1p_near_zero),
     Allowance("i0-exp-overflow", ("i0",), _i0_overflow),
@@ -255,6 +320,7 @@ ALLOWANCES = (
     Allowance("sign-subnormal-modulus", ("sign",), _sign_subnormal_modulus),
     Allowance("power-stride0-exponent", ("power",), _power_materialized),
     Allowance("sinh-cosh-past-overflow", ("sinh", "cosh", "sin", "cos"), _sinh_cosh_overflow),
+    Allowance("product-order", ("cumprod", "nancumprod", "multiply.accumulate", "cumulative_prod"), _product_order),
 )
 _BY_FUNCTION = {}
 for _a in ALLOWANCES:

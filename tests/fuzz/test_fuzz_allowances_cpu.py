@@ -218,3 +218,31 @@ def test_i0_lists_numpys_exp_overflow_only(dt):
     wrong = g.copy()
     wrong[0] /= 2  # finite, but not i0
     assert not fa._i0_overflow(row, ([x], {}), _ok(e), _ok(wrong))
+
+
+@pytest.mark.parametrize("key, kw, dt", [("cumprod(a)", {"axis": 1}, np.float64), ("cumprod(a)", {}, np.float64),
+                                         ("multiply.accumulate(a)", {"axis": 1}, np.complex128),
+                                         ("nancumprod(a)", {"axis": -1}, np.float64)])
+def test_products_list_an_order_decided_by_a_run_out_of_range_only(key, kw, dt):
+    """Fuzz seed 13 indices 48 and 155: complex128 cumprod of factors near 1e-308, where the scan's
+    tree underflowed or overflowed a run of factors that NumPy's order did not (nan+nanj for NumPy's
+    0+5.7e-306j). From the first run out of range along the axis the order decides the value;
+    before it, and in rows without one, a difference is a mismatch."""
+    row = fc.BY_KEY[key]
+    x = np.array([[2, 3, 1e-200, 1e-200, 1e200, 5], [1.5, 2, 3, 4, 5, 6]], dt)
+    with np.errstate(all="ignore"):
+        e = row.call(np, [x], dict(kw))
+    g = e.copy()
+    flat = "axis" not in kw and key.startswith("cumprod")
+    at = (4,) if flat else (0, 4)  # after 1e-200 * 1e-200 (below the smallest normal)
+    g[at] = 6e-200  # the tree's (2 * 3 * 1e-200) * (1e-200 * 1e200) where NumPy's in-order value is 0
+    assert e[at] == 0
+    assert fa._product_order(row, ([x], kw), _ok(e), _ok(g))
+    before = g.copy()
+    before[(1,) if flat else (0, 1)] = 7  # a wrong value before the run
+    assert not fa._product_order(row, ([x], kw), _ok(e), _ok(before))
+    if not flat:
+        beside = g.copy()
+        beside[1, 3] *= 1.01  # a wrong value in a row whose factors stay in range
+        assert not fa._product_order(row, ([x], kw), _ok(e), _ok(beside))
+    assert not fa._product_order(row, ([x], kw), _ok(e), _ok(e))
