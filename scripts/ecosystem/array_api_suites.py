@@ -68,9 +68,11 @@ def parse_junit(path: str) -> dict:
         row = out[backend]
         if case.find("skipped") is not None:
             row["skipped"] += 1
-        elif case.find("failure") is not None or case.find("error") is not None:
+        elif case.find("failure") is not None or err is not None:
             row["failed"] += 1
             row["failures"].append(tid)
+            bad = case.find("failure") if case.find("failure") is not None else err
+            row.setdefault("messages", {})[tid] = (bad.get("message") or "")[:240]
         else:
             row["passed"] += 1
             row["passes"].append(tid)

@@ -113,3 +113,43 @@ def test_scipy_collects_cuarray_parametrizations(tmp_path):
     theirs = [i for i in ids if suites.backend_of(i) == "numpy"]
     assert ours and len(ours) == len(theirs), (len(ours), len(theirs))
     assert {suites.backend_of(i) for i in ids} - {None} == {"numpy", "cuarray"}
+
+
+def test_scipy_assertions_compare_cuarray_arrays_on_host_copies(monkeypatch):
+    """SciPy's xp_assert_* for a backend it has no special case for call np.testing on the arrays,
+    which cuarray refuses to convert implicitly: the plugin's replacements run SciPy's checks and
+    compare explicit host copies; other arrays go to SciPy's functions unchanged."""
+    import numpy as np
+
+    import cuarray
+
+    asked = []
+
+    def strict(actual, desired, xp, **checks):
+        asked.append(checks)
+        return actual, desired, cuarray
+
+    def original(actual, desired, *args, xp=None, **kw):
+        asked.append("original")
+
+    api = types.SimpleNamespace(_strict_check=strict, xp_assert_close=original, xp_assert_equal=original,
+                                _xp_copy_to_numpy=lambda x: ("copied", x))
+    from cuarray.testing import fake_device as fd
+
+    monkeypatch.setattr(cuarray, "asnumpy", fd.to_np)  # host-backed arrays: no device here
+    Dev = fd.from_np
+
+    ours = scipy_backends.host_assertions(api)
+    a, b = Dev(np.array([1.0, 2.0])), Dev(np.array([1.0, 2.0 + 1e-12]))
+    ours["xp_assert_close"](a, b, check_dtype=False)
+    assert asked == [{"check_dtype": False}]
+    with pytest.raises(AssertionError):
+        ours["xp_assert_equal"](a, b)
+    with pytest.raises(AssertionError):
+        ours["xp_assert_close"](a, Dev(np.array([1.0, 2.1])))
+    ours["xp_assert_close"](np.ones(2), np.ones(2))
+    assert asked[-1] == "original"
+    assert ours["_xp_copy_to_numpy"](a).tolist() == [1.0, 2.0]
+    assert ours["_xp_copy_to_numpy"](np.ones(1))[0] == "copied"
+    assert scipy_backends.host_assertions(types.SimpleNamespace(**ours, _strict_check=strict)) \
+        ["xp_assert_close"] is ours["xp_assert_close"]  # (installed once)
