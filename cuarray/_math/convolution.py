@@ -25,6 +25,7 @@ from .._core.elementwise import Definition, KernelParam
 from .._core.host_input import as_array
 from .._core.ndarray import _new_c, ndarray
 from ..cuda.kernel_family import KernelFamily
+from ..cuda import caches as _caches
 
 __all__ = ["convolve", "correlate", "correlate_plan", "uses_fft", "FFT_MIN_SHORT", "FFT_MIN_SHORT_TILED"]
 
@@ -82,6 +83,7 @@ def correlate_plan(na: int, nv: int, mode) -> tuple[int, int]:
 
 
 _defs: dict = {}
+_caches.register("convolve definitions", _defs)
 
 
 def _definition(cdt, out_dt) -> Definition:
@@ -244,6 +246,7 @@ def _correlate_full_slice(a, w, start, length, out_dt):
 # convolve_host.py) reading the kernel in place (no reversed copy: one launch, not two) and this
 # memo took convolve(x, w, 'same') from 152 Python calls and ~20 us to 41 and ~5 us.
 _plans: dict = {}
+_caches.register("convolve plans", _plans)
 
 
 def _correlate_mode(a, v, flip, mode, out_dt):

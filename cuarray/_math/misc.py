@@ -17,6 +17,7 @@ from .._core.ndarray import ndarray
 from .._core.ufunc import create_ufunc
 from .arithmetic import positive
 from .extrema import maximum, minimum
+from ..cuda import caches as _caches
 
 sqrt = create_ufunc("sqrt", 1, 1, "out0 = sqrt(in0)")
 cbrt = create_ufunc("cbrt", 1, 1, "out0 = cbrt(in0)")
@@ -73,6 +74,7 @@ def clip(a, a_min=numpy._NoValue, a_max=numpy._NoValue, out=None, *, min=numpy._
 
 # -- small kernels of their own ------------------------------------------------------------------------
 _defs: dict = {}
+_caches.register("math misc definitions", _defs)
 
 
 def _unary_definition(name: str, operation: str, in_dtype, compute, out_dtype, scalars=()) -> Definition:

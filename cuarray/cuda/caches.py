@@ -17,9 +17,10 @@ registers itself here, never the other way round.
 
 from __future__ import annotations
 
+import functools
 import weakref
 
-__all__ = ["register", "instances", "info", "clear", "names"]
+__all__ = ["register", "instances", "memo", "info", "clear", "names"]
 
 
 class _Entry:
@@ -74,6 +75,16 @@ def instances(name: str, tables) -> weakref.WeakSet:
 
     register(name, count=count, clear=empty)
     return objects
+
+
+def memo(name: str, maxsize=None):
+    """Decorator: `functools.lru_cache(maxsize)` of the function, registered as the cache `name`
+    (its entries counted by `cache_info`, emptied by `cache_clear`)."""
+    def wrap(fn):
+        cached = functools.lru_cache(maxsize=maxsize)(fn)
+        register(name, count=lambda: cached.cache_info().currsize, clear=cached.cache_clear)
+        return cached
+    return wrap
 
 
 def names() -> list:

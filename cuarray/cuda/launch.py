@@ -331,6 +331,7 @@ def grid_one_pass(n: int, block: int = 256) -> int:
 
 
 _resident: dict = {}  # (kernel, threads a block, dynamic shared bytes) -> blocks an SM
+_caches.register("launch occupancy", _resident)
 
 
 def blocks_per_sm(kernel, threads: int, shared_mem: int = 0) -> int:

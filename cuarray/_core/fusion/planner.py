@@ -28,6 +28,7 @@ import numpy
 from .. import reduction_ops as _rops
 from .. import shapes as _shapes
 from .. import tracing as _tracing
+from ...cuda import caches as _caches
 from ...cuda import compiler as _compiler
 from ...cuda import launch as _launch
 from ...cuda import memory as _memory
@@ -443,6 +444,9 @@ def clear() -> None:
     """Empty the plan cache (every later evaluation plans afresh)."""
     _programs.clear()
     _generation[0] += 1
+
+
+_caches.register("fused programs", count=lambda: len(_programs), clear=clear)
 
 
 def plan_traced(trace, outputs, plans=None):
