@@ -17,6 +17,7 @@ registers itself here, never the other way round.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import weakref
 
@@ -31,6 +32,19 @@ class _Entry:
 
 
 _entries: dict = {}  # name -> _Entry, in registration order
+_copying = [0]  # module copies running (`copying`)
+
+
+@contextlib.contextmanager
+def copying():
+    """While a private copy of an imported module runs (the fake device's `host_module`), the
+    copy's registrations of the names its real module took are not kept: the copy's tables are its
+    own and go with it."""
+    _copying[0] += 1
+    try:
+        yield
+    finally:
+        _copying[0] -= 1
 
 
 def register(name: str, table=None, *, count=None, clear=None, nbytes=None, code: bool = False) -> None:
@@ -46,6 +60,8 @@ def register(name: str, table=None, *, count=None, clear=None, nbytes=None, code
     elif count is None or clear is None:
         raise TypeError("register needs a table, or both count and clear")
     if name in _entries:
+        if _copying[0]:
+            return
         raise ValueError("a cache named {!r} is registered already".format(name))
     _entries[name] = _Entry(name, count, clear, nbytes, code)
 
