@@ -17,7 +17,7 @@ import re
 import sys
 import time
 
-from .cuda import _backend, device as _device, launch, memory, runtime
+from .cuda import _backend, caches, device as _device, launch, memory, runtime
 from .cuda.libs import _catalog
 
 __all__ = ["show_config", "collect", "library_status"]
@@ -177,8 +177,6 @@ def _cache_dir() -> str:
 def _caches() -> list[tuple[str, str]]:
     """This process's caches of kernels, launch configs and plans (`cuarray.cuda.cache_info`)."""
     try:
-        from .cuda import caches
-
         return [(name, "{} entries{}".format(n, "" if b is None else ", {} bytes".format(b)))
                 for name, (n, b) in caches.info().items()]
     except Exception as exc:

@@ -26,6 +26,7 @@ from .._math.rounding import around
 from .._sorting.counting import count_nonzero as count_nonzero_
 from .._sorting.searching_nonzero import flatnonzero
 from . import _sputils
+from ._reduce import sparse_argminmax, sparse_mean, sparse_minmax, sparse_sum
 
 __all__ = ["_spbase", "spmatrix", "sparray", "issparse", "isspmatrix", "container", "register"]
 
@@ -232,34 +233,22 @@ class _spbase:
     # -- reductions ----------------------------------------------------------------------------
     def sum(self, axis=None, dtype=None, out=None):
         """See `scipy.sparse.sparray.sum`: 0-d for axis=None; per row/column otherwise."""
-        from ._reduce import sparse_sum  # cycle: the format modules import _base
-
         return sparse_sum(self, axis, dtype, out)
 
     def mean(self, axis=None, dtype=None, out=None):
-        from ._reduce import sparse_mean  # cycle: the format modules import _base
-
         return sparse_mean(self, axis, dtype, out)
 
     def max(self, axis=None, out=None, *, explicit=False):
-        from ._reduce import sparse_minmax  # cycle: the format modules import _base
-
         return sparse_minmax(self, maximum_, axis, explicit)
 
     def min(self, axis=None, out=None, *, explicit=False):
-        from ._reduce import sparse_minmax  # cycle: the format modules import _base
-
         return sparse_minmax(self, minimum_, axis, explicit)
 
     def argmax(self, axis=None, out=None, *, explicit=False):
         """See `scipy.sparse.sparray.argmax`: a Python int for axis=None, a dense array per axis."""
-        from ._reduce import sparse_argminmax  # cycle: the format modules import _base
-
         return sparse_argminmax(self, maximum_, axis, explicit)
 
     def argmin(self, axis=None, out=None, *, explicit=False):
-        from ._reduce import sparse_argminmax  # cycle: the format modules import _base
-
         return sparse_argminmax(self, minimum_, axis, explicit)
 
     def diagonal(self, k=0) -> ndarray:

@@ -40,6 +40,7 @@ from ..nodecore import record_base as _record_base
 from . import codegen as _codegen
 from . import cost as _cost
 from . import epilogue as _epilogue
+from ..reduction import plan as _rplan
 
 __all__ = ["Program", "clear", "plan", "plan_cached", "plan_traced", "signature"]
 
@@ -244,8 +245,6 @@ class _Call:
 
 
 def _rplan_for_source(step):
-    from ..reduction import plan as _rplan
-
     strides = [_shapes.c_strides(step.in_shape, 4)] * len(step.ins)
     y = _shapes.c_strides(step.kshape, step.dtype.itemsize)
     return _rplan(step.in_shape, strides, (4,) * len(step.ins), y, step.raxes)
