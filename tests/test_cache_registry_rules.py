@@ -165,8 +165,7 @@ NOT_A_DEVICE_CACHE = {
                                                      "not a memo: each entry goes when its array does",
     "_core/fusion/products.py::_eager": "product name -> the namespace's eager routine (a Python function)",
     "_core/fusion/products.py::_memo": "products -> (shape, dtype, attribute) of their node",
-    "_core/fusion/products.py::_gemm": "the cuBLAS gemm function, imported on first use (a Python function)",
-    "_core/fusion/products.py::_gemv": "the cuBLAS gemv function, imported on first use (a Python function)",
+    "_core/fusion/products.py::_blas": "the cuBLAS module, imported on first use",
     "_core/interop.py::_live": "DLPack capsules' holders of the user's arrays, alive until the consumer "
                                "calls the deleter: ownership, not a memo",
     "_core/mask_compact.py::_names": "kernel name expressions (strings); the kernels live in the family cache",
@@ -274,7 +273,7 @@ STRING_KERNEL_MEMOS = {
     "scipy/spatial/_distance_kernels.py::epilogue", "scipy/spatial/_distance_kernels.py::pair_reduction",
     "scipy/spatial/transform/_rotation_kernels.py::kernel", "sparse/linalg/_kernels.py::kernel",
 }
-NOT_A_DEVICE_CACHE_MAX = 108
+NOT_A_DEVICE_CACHE_MAX = 107
 STRING_KERNEL_MEMOS_MAX = 17
 
 
