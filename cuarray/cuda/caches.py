@@ -113,8 +113,9 @@ def info() -> dict:
     return {e.name: (e.count(), None if e.nbytes is None else e.nbytes()) for e in list(_entries.values())}
 
 
-def clear(*, code: bool = True) -> None:
-    """Empty every registered cache (with code=False, all but those holding compiled modules)."""
+def clear(*, code: bool = True, names=None) -> None:
+    """Empty every registered cache (with code=False, all but those holding compiled modules; with
+    `names`, only those of these names that are registered: a module not imported has none)."""
     for e in list(_entries.values()):
-        if code or not e.code:
+        if (code or not e.code) and (names is None or e.name in names):
             e.clear()

@@ -26,9 +26,11 @@ from .._math.rounding import around
 from .._sorting.counting import count_nonzero as count_nonzero_
 from .._sorting.searching_nonzero import flatnonzero
 from . import _sputils
+from ._sputils import issparse
 from ._reduce import sparse_argminmax, sparse_mean, sparse_minmax, sparse_sum
+from ._binop import compare, multiply_dense, union_binop
 
-__all__ = ["_spbase", "spmatrix", "sparray", "issparse", "isspmatrix", "container", "register"]
+__all__ = ["_spbase", "spmatrix", "sparray", "isspmatrix", "container", "register"]
 
 _CLASSES: dict = {}  # (format, is_array) -> class
 
@@ -42,19 +44,6 @@ def register(cls):
 def container(fmt: str, is_array: bool):
     """The class of format `fmt` of the same kind (matrix or array)."""
     return _CLASSES[(fmt, is_array)]
-
-
-def issparse(x) -> bool:
-    """See `scipy.sparse.issparse` (cuarray sparse matrices and arrays).
-
-    Examples
-    --------
-    >>> import cuarray
-    >>> from cuarray import sparse
-    >>> sparse.issparse(sparse.eye(2)), sparse.issparse(cuarray.eye(2))
-    (True, False)
-    """
-    return isinstance(x, _spbase)
 
 
 def isspmatrix(x) -> bool:
@@ -74,7 +63,7 @@ def _is_host_sparse(x) -> bool:
     return type(x).__module__.startswith("scipy.sparse")
 
 
-class _spbase:
+class _spbase(_sputils.SparseRoot):
     """Common sparse behaviour; see the module docstring."""
 
     __array_priority__ = 10.1
@@ -267,8 +256,6 @@ class _spbase:
 
     # -- arithmetic ------------------------------------------------------------------------------
     def _binop_sparse(self, other, op, drop_zeros=True):
-        from ._binop import union_binop  # cycle: the format modules import _base
-
         if other.shape != self.shape:
             raise ValueError("inconsistent shapes ({} and {})".format(self.shape, other.shape))
         out = union_binop(self.tocsr(), other.tocsr(), op, drop_zeros)
@@ -322,8 +309,6 @@ class _spbase:
         if issparse(other):
             return self._binop_sparse(other, multiply_)
         if isinstance(other, ndarray):
-            from ._binop import multiply_dense  # cycle: the format modules import _base
-
             return multiply_dense(self.tocsr(), other)
         raise TypeError("multiply: unsupported operand of type {}".format(type(other).__name__))
 
@@ -403,8 +388,6 @@ class _spbase:
     __hash__ = None  # mutable and compared elementwise, as SciPy's
 
     def _compare(self, other, name):
-        from ._binop import compare  # cycle: the format modules import _base
-
         return compare(self, other, name)
 
     def __lt__(self, other):

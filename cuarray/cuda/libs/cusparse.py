@@ -143,7 +143,7 @@ def clear_descriptor_cache() -> None:
 
 
 _caches.register("cuSPARSE dense descriptors (calling thread)", count=lambda: len(_dense.items),
-                 clear=clear_descriptor_cache)
+                 clear=lambda: clear_descriptor_cache())
 
 
 def get_descriptor_cache_size() -> int:
