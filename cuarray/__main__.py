@@ -22,17 +22,17 @@ def main(argv=None) -> int:
         return 0
     command, rest = argv[0], argv[1:]
     if command == "info" and rest and rest[0] == "--coverage":
-        from ._coverage import main as coverage_main  # each subcommand loads only its own modules
+        from ._coverage import main as coverage_main  # import time: each subcommand loads only its own modules
 
         output = rest[2] if len(rest) >= 3 and rest[1] in ("-o", "--output") else None
         return coverage_main(output)
     if command == "info":
-        from ._info import show_config  # each subcommand loads only its own modules
+        from ._info import show_config  # import time: each subcommand loads only its own modules
 
         show_config()
         return 0
     if command == "bench":
-        from .bench.__main__ import main as bench_main  # each subcommand loads only its own modules
+        from .bench.__main__ import main as bench_main  # import time: each subcommand loads only its own modules
 
         return bench_main(rest)
     print("unknown command {!r}\n\n{}".format(command, _USAGE), end="", file=sys.stderr)

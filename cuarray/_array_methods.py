@@ -34,6 +34,7 @@ from ._math.sums import prod, sum, trace  # noqa: A004
 from ._sorting.searching_nonzero import nonzero
 from ._sorting.searching_reduce import argmax, argmin
 from ._statistics.order import max, min, ptp  # noqa: A004
+from .cuda.device import Device
 
 __all__ = ["bind"]
 
@@ -275,8 +276,6 @@ def _array_to_device(self, device, /, *, stream=None) -> ndarray:
     """See the Array API's `array.to_device`: the array itself when `device` is its device; on
     another CUDA device, a copy made there (`transfer.from_other_device`: peer to peer where the
     hardware allows). `stream` is a stream of the target device (default: its current one)."""
-    from .cuda.device import Device
-
     if isinstance(device, int) and not isinstance(device, bool):
         device = Device(device)
     if not isinstance(device, Device):

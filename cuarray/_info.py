@@ -17,8 +17,9 @@ import re
 import sys
 import time
 
-from .cuda import _backend, device as _device, launch, memory, runtime
+from .cuda import _backend, caches, compiler, device as _device, launch, memory, runtime
 from .cuda.libs import _catalog
+import cuarray
 
 __all__ = ["show_config", "collect", "library_status"]
 
@@ -166,8 +167,6 @@ def _headers() -> list[tuple[str, str]]:
 
 def _cache_dir() -> str:
     try:
-        from .cuda import compiler  # inside try: a failing import is reported, not raised
-
         return compiler.get_cache_dir()
     except Exception as exc:
         env = os.environ.get("CUARRAY_CACHE_DIR")
@@ -177,8 +176,6 @@ def _cache_dir() -> str:
 def _caches() -> list[tuple[str, str]]:
     """This process's caches of kernels, launch configs and plans (`cuarray.cuda.cache_info`)."""
     try:
-        from .cuda import caches
-
         return [(name, "{} entries{}".format(n, "" if b is None else ", {} bytes".format(b)))
                 for name, (n, b) in caches.info().items()]
     except Exception as exc:
@@ -221,8 +218,6 @@ def _devices() -> list[tuple[str, str]]:
 def collect() -> list[tuple[str, list[tuple[str, str]]]]:
     """The report as (section, [(key, value), ...]) pairs."""
     try:
-        import cuarray  # inside try: a failing import is reported, not raised
-
         version = getattr(cuarray, "__version__", None) or _dist("cuarray")
         where = os.path.dirname(os.path.abspath(list(cuarray.__path__)[0]))
     except Exception as exc:

@@ -42,7 +42,7 @@ def special_ufunc(np_ufunc):
     """The cuarray ufunc for SciPy's special-function ufunc `np_ufunc`, or None."""
     if "scipy.special" not in sys.modules or not _is_scipy_special(np_ufunc):
         return None
-    from .scipy import special  # first SciPy ufunc seen: its import registers every ufunc
+    from .scipy import special  # import time: on the first SciPy ufunc seen (its import registers every ufunc)
 
     # By SciPy's name for the ufunc (`scipy.special.jn` is the `jv` ufunc), ours of that name even
     # where NumPy has the name too (cbrt, exp2, i0, ...: SciPy's loops, not NumPy's).

@@ -21,6 +21,7 @@ import threading
 
 import numpy
 
+from ..cuda import caches as _caches
 from ..cuda import pinned_memory as _pinned
 from ..cuda.device import get_device_id
 from ..cuda.stream import Event
@@ -42,6 +43,20 @@ _HOST_SPLIT_MIN = 1 << 20
 _lock = threading.Lock()
 _per_device: dict = {}
 _pool = None  # a concurrent.futures.ThreadPoolExecutor, made (and imported: ~4 ms) on first use
+
+
+def _forget_buffers() -> None:
+    """Drop every device's staging buffers once their last copies are done."""
+    with _lock:
+        for st in list(_per_device.values()):
+            with st.lock:
+                for b in st.buffers:
+                    b.wait()
+        _per_device.clear()
+
+
+_caches.register("pinned staging buffers", count=lambda: len(_per_device), clear=_forget_buffers,
+                 nbytes=lambda: sum(2 * st.size for st in list(_per_device.values())))
 
 
 class _Buffer:

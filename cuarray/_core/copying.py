@@ -21,6 +21,7 @@ from . import shapes as _shapes
 from . import structured as _structured
 from .elementwise import Definition, KernelParam, cast_expr, scalar_converter
 from .ndarray import ndarray
+from ..cuda import caches as _caches
 
 __all__ = ["copy", "astype", "fill", "assign_scalar", "byteswap", "copyto_unchecked", "copyto_where_unchecked", "unaliased",
            "warn_complex_discard", "drop_leading_ones", "from_other_device", "copy_flag"]
@@ -42,6 +43,7 @@ def copy_flag(copy):
     return bool(copy)
 
 _copy_defs: dict = {}
+_caches.register("copy definitions", _copy_defs)
 
 
 class _StructCopy:
@@ -101,6 +103,7 @@ def copyto_unchecked(dst: ndarray, src: ndarray) -> None:
 
 
 _masked_defs: dict = {}
+_caches.register("masked copy definitions", _masked_defs)
 
 
 def _masked_entry(src_dt, dst_dt, scalar: bool) -> tuple:
@@ -208,6 +211,7 @@ def astype(a: ndarray, dtype, order="K", casting="unsafe", copy=True) -> ndarray
 
 
 _fill_defs: dict = {}
+_caches.register("fill definitions", _fill_defs)
 
 
 def _check_python_int(value: int, dt) -> None:

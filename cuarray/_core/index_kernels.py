@@ -19,6 +19,7 @@ import numpy
 
 from . import dtypes as _dtypes
 from .elementwise import Definition, KernelParam, compute_ctype
+from ..cuda import caches as _caches
 
 _I64 = numpy.dtype(numpy.int64)
 _U64 = numpy.dtype(numpy.uint64)
@@ -26,6 +27,7 @@ _MOVE = {1: numpy.dtype(numpy.uint8), 2: numpy.dtype(numpy.uint16), 4: numpy.dty
          8: numpy.dtype(numpy.uint64), 16: numpy.dtype(numpy.complex128)}
 
 _defs: dict = {}
+_caches.register("indexing definitions", _defs)
 
 
 def move_dtype(dtype) -> numpy.dtype:

@@ -7,6 +7,11 @@ from __future__ import annotations
 
 import os
 
+try:  # the C extension (cuarray/_core/_native, built by setup.py where a compiler exists)
+    from . import _nodecore
+except ImportError:
+    _nodecore = None
+
 __all__ = ["native", "record_base", "leaf_class"]
 
 # What these sources use of `_nodecore` (a build made from older sources lacks some).
@@ -18,9 +23,7 @@ _NEEDS = ("NodeFields", "TraceFields", "LazyFields", "StateFields", "Live", "mem
 def _load():
     if os.environ.get("CUARRAY_PURE_PYTHON_NODES", "") not in ("", "0"):
         return None
-    try:
-        from . import _nodecore
-    except ImportError:
+    if _nodecore is None:
         return None
     # (a build older than these sources lacks what they use: the Python fallback, not a mix)
     return _nodecore if all(hasattr(_nodecore, n) for n in _NEEDS) else None

@@ -426,6 +426,16 @@ _counter_slabs: dict = {}  # device -> [MemoryPointer of _SLAB words, next free 
 _SLAB = 1024
 
 
+def _workspace_bytes() -> int:
+    """Device bytes of the workspaces' partials and of the counter slabs."""
+    return sum(ws[2] for ws in list(_workspaces.values())) + 4 * _SLAB * len(_counter_slabs)
+
+
+# (A cleared workspace's partials go back to the pool in its stream's order; the counter slabs stay:
+# their words are handed out for good, one per workspace, and the next workspace takes a new one.)
+_caches.register("reduction workspaces", _workspaces, nbytes=_workspace_bytes)
+
+
 _workspace_lock = threading.Lock()
 
 

@@ -167,6 +167,7 @@ def normalize_axes(axis, ndim) -> tuple:
 
 # -- definitions ------------------------------------------------------------------------------------
 _defs: dict = {}
+_caches.register("reduction definitions", _defs)
 
 
 def _definition(op: Op, in_dtypes, names, acc, y_dtype, masked, post, scalars, tag="", wide=False) -> ReductionDef:

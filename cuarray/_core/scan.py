@@ -305,6 +305,7 @@ def run(op: ScanOp, in_ptr: int, out_ptr: int, outer: int, n: int, inner: int, e
 # Operators from ufunc rows
 
 _ops: dict = {}
+_caches.register("scan definitions", _ops)
 _result_dtypes: dict = {}
 
 

@@ -34,6 +34,7 @@ from . import sort_plan as _plan
 from .copying import copyto_unchecked
 from .elementwise import Definition, KernelParam
 from .ndarray import ndarray
+from ..cuda import caches as _caches
 
 __all__ = ["sort", "argsort", "sort_pairs", "lexsort", "sort_rows", "argsort_rows", "all_kernel_names", "order_keys",
            "SORT"]
@@ -308,6 +309,7 @@ def order_keys(x: ndarray, inverse: bool = False, dtype=None) -> ndarray:
 
 
 _key_defs: dict = {}
+_caches.register("sort key definitions", _key_defs)
 
 
 def argsort_rows(x2: ndarray) -> ndarray:

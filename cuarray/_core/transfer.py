@@ -161,7 +161,7 @@ def asnumpy(a, stream=None, order="C", out=None, blocking=True):
     if isinstance(a, ndarray):
         return to_host(a, stream=stream, out=out, blocking=blocking)
     if hasattr(a, "__cuda_array_interface__") or hasattr(a, "__dlpack__") and not isinstance(a, numpy.ndarray):
-        from .interop import from_foreign  # interop imports this module
+        from .interop import from_foreign  # cycle: interop imports this module
 
         return to_host(from_foreign(a), stream=stream, out=out, blocking=blocking)
     res = numpy.asarray(a, order=order)

@@ -21,6 +21,7 @@ from .._core.host_input import as_array, as_parameter
 from .._core.ndarray import ndarray, _new_c
 from .._manipulation.dims import broadcast_to
 from .._manipulation.shape import ravel
+from ..cuda import caches as _caches
 
 __all__ = ["eye", "identity", "diag", "diagflat", "tri", "tril", "triu", "vander"]
 
@@ -29,6 +30,7 @@ _BOOL = numpy.dtype(bool)
 
 
 _mask_defs: dict = {}
+_caches.register("eye/mask definitions", _mask_defs)
 
 
 def _mask_def(kind: str, dt: numpy.dtype) -> Definition:
@@ -121,6 +123,7 @@ def tri(N, M=None, k=0, dtype=float, *, like=None) -> ndarray:
 
 
 _tri_defs: dict = {}
+_caches.register("tril/triu definitions", _tri_defs)
 
 
 def _triangle(m, k, lower: bool) -> ndarray:
@@ -234,6 +237,7 @@ def diagflat(v, k=0) -> ndarray:
 
 
 _vander_defs: dict = {}
+_caches.register("vander definitions", _vander_defs)
 
 
 def vander(x, N=None, increasing=False) -> ndarray:

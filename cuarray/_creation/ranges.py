@@ -26,6 +26,7 @@ from .._manipulation.dims import broadcast_arrays
 from .._manipulation.shape import reshape
 from .._manipulation.transpose import moveaxis
 from .from_data import asarray
+from ..cuda import caches as _caches
 
 __all__ = ["arange", "linspace", "logspace", "geomspace", "meshgrid", "arange_plan", "linspace_plan"]
 
@@ -139,6 +140,7 @@ def arange_plan(start, stop=None, step=None, dtype=None):
 
 
 _arange_defs: dict = {}
+_caches.register("arange definitions", _arange_defs)
 
 
 def _arange_def(dt: numpy.dtype) -> Definition:
@@ -204,6 +206,7 @@ def _arange_scalars(dt, first, second):
 
 
 _arange_plans: dict = {}
+_caches.register("arange prepared launches", _arange_plans)
 _PLAIN = (int, float)
 _PLAIN_NONE = (int, float, type(None))
 
@@ -305,6 +308,7 @@ def linspace_plan(start, stop, num=50, endpoint=True, dtype=None):
 
 
 _linspace_defs: dict = {}
+_caches.register("linspace definitions", _linspace_defs)
 
 
 def _linspace_def(calc: numpy.dtype, out_dt: numpy.dtype, mode: str, floor: bool, array_args: bool) -> Definition:
@@ -453,6 +457,7 @@ def _linspace_arrays(start, stop, num, endpoint, retstep, dtype, axis):
 
 
 _pow_defs: dict = {}
+_caches.register("logspace definitions", _pow_defs)
 
 
 def _pow_def(res_dt, y_dt, out_dt, signs: bool) -> Definition:

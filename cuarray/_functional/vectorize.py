@@ -37,6 +37,7 @@ from .._core.host_input import as_array
 from .._core.ndarray import ndarray
 from . import vectorize_compile as _compile
 from .._core.dtypes import PY_SCALARS as _PY_SCALARS
+from ..cuda import caches as _caches
 
 __all__ = ["vectorize", "build_definition", "body_definition", "compile_definition"]
 
@@ -259,6 +260,7 @@ class _Element:
 
 
 _definitions: dict = {}
+_caches.register("vectorize definitions", _definitions)
 
 
 def _kernel_name(pyfunc) -> str:

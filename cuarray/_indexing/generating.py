@@ -17,6 +17,7 @@ from .._core.ndarray import ndarray
 from .._core.transfer import from_host
 from .._creation.basic import ones
 from .._creation.ranges import arange
+from ..cuda import caches as _caches
 
 __all__ = ["indices", "ix_", "unravel_index", "ravel_multi_index", "diag_indices", "diag_indices_from",
            "tril_indices", "tril_indices_from", "triu_indices", "triu_indices_from", "mask_indices"]
@@ -86,6 +87,7 @@ def ix_(*args):
 
 
 _ravel_defs: dict = {}
+_caches.register("ravel/unravel definitions", _ravel_defs)
 
 
 def _unravel_def(ndim, in_dt, order):

@@ -18,6 +18,7 @@ from .._core.ndarray import _new_c
 from .comparison import equal
 from .content import isnan
 from .ops import logical_and, logical_or
+from ..cuda import caches as _caches
 
 __all__ = ["isclose", "allclose", "array_equal", "array_equiv"]
 
@@ -30,6 +31,7 @@ _BOOL = numpy.dtype(bool)
 _ISCLOSE = ("out0 = (x == y) || (cuarray::isfinite(y) && {diff} <= {tol}) "
             "|| (equal_nan && cuarray::isnan(x) && cuarray::isnan(y))")
 _defs: dict = {}
+_caches.register("isclose definitions", _defs)
 
 
 def _real(dt):

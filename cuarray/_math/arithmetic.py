@@ -22,6 +22,7 @@ from .._core.ndarray import ndarray as _ndarray
 from .._core.ufunc import create_ufunc
 from .._core.ufunc import ufunc as _ufunc
 from .._core.ufunc_examples import EXAMPLES as _EXAMPLES
+from ..cuda import caches as _caches
 
 add = create_ufunc("add", 2, 1, {"default": "out0 = in0 + in1", "bool": "out0 = in0 || in1"}, identity=0)
 subtract = create_ufunc("subtract", 2, 1, "out0 = in0 - in1")
@@ -41,6 +42,7 @@ reciprocal = create_ufunc("reciprocal", 1, 1, "out0 = cuarray::reciprocal(in0)")
 
 
 _NEG_CHECKS = {}  # exponent dtype -> the check Definition
+_caches.register("negative exponent check definitions", _NEG_CHECKS)
 
 
 def _negative_exponent_check(dt):

@@ -25,6 +25,7 @@ from .._core.elementwise import Definition, KernelParam
 from .._core.host_input import as_array
 from .._core.ndarray import _new_c, ndarray
 from ..cuda.kernel_family import KernelFamily
+from ..cuda import caches as _caches
 
 __all__ = ["convolve", "correlate", "correlate_plan", "uses_fft", "FFT_MIN_SHORT", "FFT_MIN_SHORT_TILED"]
 
@@ -82,6 +83,7 @@ def correlate_plan(na: int, nv: int, mode) -> tuple[int, int]:
 
 
 _defs: dict = {}
+_caches.register("convolve definitions", _defs)
 
 
 def _definition(cdt, out_dt) -> Definition:
@@ -166,10 +168,16 @@ def _direct(a: ndarray, w: ndarray, start: int, length: int, out_dt) -> ndarray:
     return _run_direct(a, w, False, direct_plan(a.shape[0], w.shape[0], start, length, a.dtype, out_dt), out_dt)
 
 
-def _fft_full(a: ndarray, w: ndarray, start: int, length: int, out_dt) -> ndarray:
-    """The same slice of the full convolution of a with reversed w, by FFT."""
+def _fft_convolve():
+    """The FFT path's module (`fft_convolve`)."""
     from . import fft_convolve  # import time: fft (34 ms measured) loads for the FFT path only
 
+    return fft_convolve
+
+
+def _fft_full(a: ndarray, w: ndarray, start: int, length: int, out_dt) -> ndarray:
+    """The same slice of the full convolution of a with reversed w, by FFT."""
+    fft_convolve = _fft_convolve()
     na, nw = a.shape[0], w.shape[0]
     wr = w[::-1]
     if fft_convolve.use_blocks(max(na, nw), min(na, nw), a.dtype.kind == "f", a.dtype):
@@ -222,9 +230,7 @@ def uses_fft(na: int, nw: int, dtype) -> bool:
     if dtype.kind == "c":
         return short >= FFT_MIN_SHORT
     if dtype == _F4 and FFT_MIN_SHORT_BLOCKS_F4 <= short < FFT_MIN_SHORT_TILED:
-        from . import fft_convolve  # (import time: see _fft_full)
-
-        return fft_convolve.use_blocks(max(na, nw), short, True, dtype)
+        return _fft_convolve().use_blocks(max(na, nw), short, True, dtype)
     return dtype.kind == "f" and short >= FFT_MIN_SHORT_TILED
 
 
@@ -244,6 +250,7 @@ def _correlate_full_slice(a, w, start, length, out_dt):
 # convolve_host.py) reading the kernel in place (no reversed copy: one launch, not two) and this
 # memo took convolve(x, w, 'same') from 152 Python calls and ~20 us to 41 and ~5 us.
 _plans: dict = {}
+_caches.register("convolve plans", _plans)
 
 
 def _correlate_mode(a, v, flip, mode, out_dt):

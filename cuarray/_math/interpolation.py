@@ -18,6 +18,7 @@ from .._core.host_input import as_array
 from .._core.ndarray import ndarray
 from .._manipulation.joining import concatenate
 from .._sorting.sorting import argsort
+from ..cuda import caches as _caches
 
 __all__ = ["interp"]
 
@@ -26,6 +27,7 @@ _F8 = numpy.dtype(numpy.float64)
 _C16 = numpy.dtype(numpy.complex128)
 _I64 = numpy.dtype(numpy.int64)
 _defs: dict = {}
+_caches.register("interp definitions", _defs)
 
 
 def _definition(x_dt, out_dt, mul: bool) -> Definition:

@@ -17,6 +17,9 @@ from .._core.ndarray import ndarray
 from .._core.ufunc import create_ufunc
 from .arithmetic import positive
 from .extrema import maximum, minimum
+from ..cuda import caches as _caches
+from .._manipulation.basic import copyto
+from .._logic.content import isnan
 
 sqrt = create_ufunc("sqrt", 1, 1, "out0 = sqrt(in0)")
 cbrt = create_ufunc("cbrt", 1, 1, "out0 = cbrt(in0)")
@@ -73,6 +76,7 @@ def clip(a, a_min=numpy._NoValue, a_max=numpy._NoValue, out=None, *, min=numpy._
 
 # -- small kernels of their own ------------------------------------------------------------------------
 _defs: dict = {}
+_caches.register("math misc definitions", _defs)
 
 
 def _unary_definition(name: str, operation: str, in_dtype, compute, out_dtype, scalars=()) -> Definition:
@@ -129,9 +133,7 @@ def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
 def _nan_to_num_arrays(x: ndarray, copy: bool, vals) -> ndarray:
     """nan_to_num with array values (NumPy broadcasts them, CuPy takes them too; host arrays are
     parameters, copied): three masked copies per real part, as NumPy's own implementation."""
-    from .._logic.content import isnan  # (function level: the logic routines import this package)
-    from .._logic.type_testing import isneginf, isposinf  # (function level: as the line above)
-    from .._manipulation.basic import copyto  # (function level: as the line above)
+    from .._logic.type_testing import isneginf, isposinf  # cycle: type_testing imports absolute from here
 
     vals = [v if is_scalar(v) else as_parameter(v, "nan_to_num") for v in vals]
     out = x.copy() if copy else x

@@ -36,10 +36,15 @@ __all__ = ["polyval", "polyfit", "polyadd", "polysub", "polymul", "polydiv", "po
            "poly", "roots"]
 
 
-def _is_poly1d(x) -> bool:
+def _poly1d():
+    """The poly1d class."""
     from .poly1d import poly1d  # cycle: poly1d imports this module
 
-    return isinstance(x, poly1d)
+    return poly1d
+
+
+def _is_poly1d(x) -> bool:
+    return isinstance(x, _poly1d())
 
 
 def _coeffs(x, fn, scalar=True) -> ndarray:
@@ -56,11 +61,7 @@ def _coeffs(x, fn, scalar=True) -> ndarray:
 
 
 def _wrap(val, truepoly):
-    if truepoly:
-        from .poly1d import poly1d  # cycle: poly1d imports this module
-
-        return poly1d(val)
-    return val
+    return _poly1d()(val) if truepoly else val
 
 
 def polyval(p, x):
@@ -73,9 +74,7 @@ def polyval(p, x):
     array([ 3,  6, 11])
     """
     if _is_poly1d(x):
-        from .poly1d import poly1d  # cycle: poly1d imports this module
-
-        y = poly1d([0])
+        y = _poly1d()([0])
         p = _coeffs(p, "polyval", scalar=False)
         for k in range(p.shape[0]):
             y = y * x + p[k]
@@ -298,9 +297,7 @@ def roots(p):
     >>> cuarray.sort(cuarray.roots(cuarray.array([1., -3., 2.])))
     array([1., 2.])
     """
-    from .poly1d import poly1d  # (function level: poly1d imports this module)
-
-    if isinstance(p, poly1d):  # NumPy's roots takes a poly1d through __array__
+    if _is_poly1d(p):  # NumPy's roots takes a poly1d through __array__
         p = p.coeffs
     if is_scalar(p) or (isinstance(p, ndarray) and p.ndim == 0):  # NumPy: its dispatcher iterates over p
         raise TypeError("roots: the coefficients must be a 1-D sequence, not a 0-d array or a scalar")

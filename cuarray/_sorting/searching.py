@@ -17,9 +17,11 @@ from .._core.host_input import reject
 from .._core.ndarray import ndarray
 from .searching_nonzero import nonzero
 from .._core.dtypes import PY_SCALARS as _PY_SCALARS
+from ..cuda import caches as _caches
 
 _BOOL = numpy.dtype(bool)
 _defs: dict = {}
+_caches.register("where definitions", _defs)
 
 
 def _operand_type(v):

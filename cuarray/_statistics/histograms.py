@@ -331,6 +331,13 @@ def _histogram_data(a, name) -> ndarray:
     return a
 
 
+def _bin_edges():
+    """`histogram_bins.bin_edges`."""
+    from .histogram_bins import bin_edges  # cycle: histogram_bins imports minmax, upload, histogram from here
+
+    return bin_edges
+
+
 def histogram_bin_edges(a, bins=10, range=None, weights=None):  # noqa: A002
     """See `numpy.histogram_bin_edges`. Complex data raises NotImplementedError.
 
@@ -340,8 +347,7 @@ def histogram_bin_edges(a, bins=10, range=None, weights=None):  # noqa: A002
     >>> cuarray.histogram_bin_edges(cuarray.array([0., 1., 4.]), bins=4)
     array([0., 1., 2., 3., 4.])
     """
-    from .histogram_bins import bin_edges  # cycle: histogram_bins imports minmax, upload, histogram from here
-
+    bin_edges = _bin_edges()
     a = _histogram_data(a, "histogram_bin_edges")
     w = _ravel_weights(a, weights)
     return bin_edges(a.reshape(-1), bins, range, w)[0]
@@ -361,8 +367,7 @@ def histogram(a, bins=10, range=None, density=None, weights=None):  # noqa: A002
     >>> edges
     array([1., 2., 3., 4., 5.])
     """
-    from .histogram_bins import bin_edges  # cycle: histogram_bins imports minmax, upload, histogram from here
-
+    bin_edges = _bin_edges()
     a = _histogram_data(a, "histogram")
     w = _ravel_weights(a, weights)
     a = a.reshape(-1)

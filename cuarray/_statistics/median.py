@@ -41,6 +41,7 @@ from .._core.reduction_ops import normalize_axes, reduced_shape, result_dtype
 from .._logic.content import isnan
 from .._logic.truth import all as all_
 from .._sorting.searching import where
+from ..cuda import caches as _caches
 
 __all__ = ["median", "nanmedian"]
 
@@ -219,6 +220,7 @@ def _rank(n: int, nans: int, skipnan: bool) -> int:
 _HELPERS = (pathlib.Path(__file__).parent / "templates" / "median.cuh").read_text()
 
 _defs: dict = {}
+_caches.register("median definitions", _defs)
 
 
 def _keys_t(dt) -> str:

@@ -93,7 +93,7 @@ def _first_nan(a, axis, keepdims, initial, where, res):
     first = argmax(nan.reshape(kshape + (n_red,)), axis=-1).reshape(kshape or (1,))
     # its value: one gather by the kept axes' positions and the flat index's coordinates (device
     # index arrays, broadcast to the kept shape)
-    from .._creation.ranges import arange  # (function level: cuarray's import leaves it for first use)
+    from .._creation.ranges import arange  # import time: `import cuarray` leaves it for first use
 
     k = len(kshape)
     index = [arange(n).reshape((1,) * i + (n,) + (1,) * (k - 1 - i)) for i, n in enumerate(kshape)]

@@ -13,6 +13,6 @@ __all__ = ["Case", "NotAvailable", "register", "random_array", "Settings", "run"
 
 def main(argv=None) -> int:
     """The command line; see ``python -m cuarray.bench --help``."""
-    from .__main__ import main as _main  # `-m cuarray.bench` runs __main__ itself: not loaded twice
+    from .__main__ import main as _main  # cycle: __main__ imports this package (`-m cuarray.bench` runs it itself: not loaded twice)
 
     return _main(argv)

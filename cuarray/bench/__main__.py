@@ -7,9 +7,9 @@ import datetime
 import sys
 import time
 
-from . import cases as _cases
+from . import cases as _cases, plot
 from . import harness, report
-from .libs import device_info, versions
+from .libs import device_info, get_library, versions
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -47,7 +47,6 @@ def _list(cases) -> str:
 
 def _plot(result, path) -> int:
     try:
-        from . import plot
         plot.save(result, path)
     except ImportError as exc:
         print("error: --plot needs matplotlib ({}); pip install \"cuarray[plot]\"".format(exc), file=sys.stderr)
@@ -74,8 +73,6 @@ def _from_json(args) -> int:
 def _no_gpu(libs) -> str:
     """The one-line reason and a hint when cuarray cannot run here (no GPU, no driver), else "": a
     table of "n/a" rows would teach nothing."""
-    from .libs import get_library
-
     reason = get_library("cuarray").unavailable()
     if reason is None:
         return ""

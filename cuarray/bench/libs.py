@@ -10,6 +10,7 @@ from __future__ import annotations
 import gc
 import importlib
 import importlib.util
+from cuarray.cuda import _backend
 
 __all__ = ["Library", "get_library", "versions", "device_info"]
 
@@ -94,8 +95,6 @@ class CuArray(Library):
         if cuda is None:  # the lead's cuarray/__init__.py may not import cuda yet
             cuda = importlib.import_module("cuarray.cuda")
         if not cuda.is_available():
-            from cuarray.cuda import _backend  # only to say why no device could be used
-
             # the class every cuarray entry point raises for this (a RuntimeError, as the bench expects)
             raise cuda.NoDeviceError(_backend.unavailable_reason() or "no usable CUDA device")
         return mod

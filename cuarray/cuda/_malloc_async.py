@@ -21,6 +21,11 @@ from ._memory_base import (
     release_library_memory,
 )
 
+try:  # the C core (cuda/_native/async.c, built by setup.py where a compiler exists)
+    from . import _poolcore as _built
+except ImportError:
+    _built = None
+
 __all__ = ["MallocAsyncMemoryPool"]
 
 _get_device_id = _device.get_device_id
@@ -36,13 +41,9 @@ def _load_native():
     AsyncBlock that frees itself), or None: then cuda.core's Buffer path below (the same memory,
     about 9 us per allocation and free on the H100 against ~2 in C). CUARRAY_PURE_PYTHON_POOL=1
     forces the fallback, as it does for MemoryPool."""
-    if os.environ.get("CUARRAY_PURE_PYTHON_POOL", "0") not in ("", "0"):
+    if os.environ.get("CUARRAY_PURE_PYTHON_POOL", "0") not in ("", "0") or _built is None:
         return None
-    try:
-        from . import _poolcore
-    except ImportError:
-        return None
-    return _poolcore if hasattr(_poolcore, "async_alloc") else None
+    return _built if hasattr(_built, "async_alloc") else None
 
 
 _poolcore = _load_native()

@@ -17,9 +17,11 @@ registers itself here, never the other way round.
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import weakref
 
-__all__ = ["register", "instances", "info", "clear", "names"]
+__all__ = ["register", "instances", "memo", "info", "clear", "names"]
 
 
 class _Entry:
@@ -30,6 +32,19 @@ class _Entry:
 
 
 _entries: dict = {}  # name -> _Entry, in registration order
+_copying = [0]  # module copies running (`copying`)
+
+
+@contextlib.contextmanager
+def copying():
+    """While a private copy of an imported module runs (the fake device's `host_module`), the
+    copy's registrations of the names its real module took are not kept: the copy's tables are its
+    own and go with it."""
+    _copying[0] += 1
+    try:
+        yield
+    finally:
+        _copying[0] -= 1
 
 
 def register(name: str, table=None, *, count=None, clear=None, nbytes=None, code: bool = False) -> None:
@@ -45,6 +60,8 @@ def register(name: str, table=None, *, count=None, clear=None, nbytes=None, code
     elif count is None or clear is None:
         raise TypeError("register needs a table, or both count and clear")
     if name in _entries:
+        if _copying[0]:
+            return
         raise ValueError("a cache named {!r} is registered already".format(name))
     _entries[name] = _Entry(name, count, clear, nbytes, code)
 
@@ -76,6 +93,16 @@ def instances(name: str, tables) -> weakref.WeakSet:
     return objects
 
 
+def memo(name: str, maxsize=None):
+    """Decorator: `functools.lru_cache(maxsize)` of the function, registered as the cache `name`
+    (its entries counted by `cache_info`, emptied by `cache_clear`)."""
+    def wrap(fn):
+        cached = functools.lru_cache(maxsize=maxsize)(fn)
+        register(name, count=lambda: cached.cache_info().currsize, clear=cached.cache_clear)
+        return cached
+    return wrap
+
+
 def names() -> list:
     """The registered caches' names, in registration order."""
     return list(_entries)
@@ -86,8 +113,9 @@ def info() -> dict:
     return {e.name: (e.count(), None if e.nbytes is None else e.nbytes()) for e in list(_entries.values())}
 
 
-def clear(*, code: bool = True) -> None:
-    """Empty every registered cache (with code=False, all but those holding compiled modules)."""
+def clear(*, code: bool = True, names=None) -> None:
+    """Empty every registered cache (with code=False, all but those holding compiled modules; with
+    `names`, only those of these names that are registered: a module not imported has none)."""
     for e in list(_entries.values()):
-        if code or not e.code:
+        if (code or not e.code) and (names is None or e.name in names):
             e.clear()

@@ -523,7 +523,13 @@ def clear_memory_cache() -> None:
     _modules.clear()
 
 
-_caches.register("compiled modules", count=lambda: len(_modules), clear=clear_memory_cache, code=True)
+def _module_bytes() -> int:
+    """The loaded modules' code (cubin, PTX or fatbin) in bytes."""
+    return sum(getattr(m, "nbytes", 0) for m in list(_modules.values()))
+
+
+_caches.register("compiled modules", count=lambda: len(_modules), clear=clear_memory_cache, code=True,
+                 nbytes=_module_bytes)
 
 
 def compile_module(source: str, *, name_expressions=(), options=(), arch=None, user_source=None, name=None):

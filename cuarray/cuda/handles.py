@@ -17,19 +17,19 @@ __all__ = ["cublas", "cusolver", "cusparse", "handle", "bindings", "prefetch"]
 
 
 def cublas() -> int:
-    from .libs import cublas as lib  # cuda/libs: loaded on the first library call, not by `import cuarray`
+    from .libs import cublas as lib  # import time: cuda/libs loads on the first library call, not by `import cuarray`
 
     return int(lib.handle())
 
 
 def cusolver() -> int:
-    from .libs import cusolver as lib  # cuda/libs: loaded on the first library call, not by `import cuarray`
+    from .libs import cusolver as lib  # import time: cuda/libs loads on the first library call, not by `import cuarray`
 
     return int(lib.handle())
 
 
 def cusparse() -> int:
-    from .libs import cusparse as lib  # cuda/libs: loaded on the first library call, not by `import cuarray`
+    from .libs import cusparse as lib  # import time: cuda/libs loads on the first library call, not by `import cuarray`
 
     return int(lib.handle())
 
@@ -49,7 +49,7 @@ def handle(library: str) -> int:
 
 def bindings(library: str):
     """`nvmath.bindings.<library>` (a catalog name: "cufft", "cublas", ...), imported now."""
-    from .libs import _handles  # cuda/libs: loaded on the first library call, not by `import cuarray`
+    from .libs import _handles  # import time: cuda/libs loads on the first library call, not by `import cuarray`
 
     return _handles.nvmath_bindings(library)
 
@@ -58,7 +58,7 @@ def prefetch(names=None):
     """Start importing the cuBLAS bindings in the background (`libs._handles.prefetch`), or with
     `names` (catalog names, or ["all"]) loading those libraries' shared objects (`libs._preload`);
     returns the loading thread where one was started (None otherwise)."""
-    from .libs import _handles, _preload  # cuda/libs: most processes never load the libraries
+    from .libs import _handles, _preload  # import time: cuda/libs: most processes never load the libraries
 
     if names is None:
         _handles.prefetch()

@@ -30,13 +30,12 @@ from os import environ as _environ
 
 import numpy
 
-from . import _backend
+from . import _backend, nvtx
 from . import _driver_objects
 from . import caches as _caches
 from . import device as _device
 from . import stream as _stream
 from .limits import MAX_GRID_X
-
 __all__ = ["launch", "enqueue", "set_launch_hook", "get_launch_hook", "launch_config", "grid_for",
            "grid_one_pass", "blocks_per_sm", "implementation", "MAX_GRID_X", "struct_arg", "StructBytes",
            "launch_struct"]
@@ -84,6 +83,15 @@ def _cu_launch_kernel_ptr() -> int:
 _graph_launch = None  # `graph_launcher()`'s answer once asked: the C function, or False
 
 
+def _extension():
+    """`_launchcore` (cuda/_native/launch.c, built by setup.py where a compiler exists), or None."""
+    try:
+        from . import _launchcore  # import time: at the first launch, not at `import cuarray`
+    except ImportError:
+        return None
+    return _launchcore
+
+
 def graph_launcher():
     """`_launchcore.graph_launch` (cuGraphLaunch from C: `status = f(exec handle, stream handle)`,
     both integers), or None where the extension or the driver's address is missing, or
@@ -93,10 +101,7 @@ def graph_launcher():
     if _graph_launch is None:
         _graph_launch = False
         if _environ.get("CUARRAY_PURE_PYTHON_LAUNCH", "0") in ("", "0"):
-            try:
-                from . import _launchcore
-            except ImportError:
-                _launchcore = None
+            _launchcore = _extension()
             ptr = _driver_function_ptr(b"cuGraphLaunch", 10000) if _launchcore is not None else 0
             if ptr:
                 _launchcore.configure_graph_launch(ptr)
@@ -111,9 +116,8 @@ def _pick():
     fallback = _with_structs(_driver_objects.core_launch)
     if _environ.get("CUARRAY_PURE_PYTHON_LAUNCH", "0") not in ("", "0"):
         return fallback
-    try:
-        from . import _launchcore
-    except ImportError:  # built without a compiler: cuda.core's launch does everything
+    _launchcore = _extension()
+    if _launchcore is None:  # built without a compiler: cuda.core's launch does everything
         return fallback
     ptr = _cu_launch_kernel_ptr()
     if not ptr:
@@ -134,11 +138,7 @@ def implementation() -> str:
     if _raw is None and _backend.unavailable_reason() is not None:
         if _environ.get("CUARRAY_PURE_PYTHON_LAUNCH", "0") not in ("", "0"):
             return "cuda.core"
-        try:
-            from . import _launchcore  # noqa: F401 (built or not: the C path needs the extension)
-        except ImportError:
-            return "cuda.core"
-        return "native"
+        return "cuda.core" if _extension() is None else "native"
     if _raw is None:
         _install()
     return "native" if _raw is _native and _raw is not None else "cuda.core"
@@ -163,8 +163,6 @@ def _install() -> None:
 def _first_enqueue(stream, config, kernel, *args) -> None:
     _install()
     if _environ.get("CUARRAY_NVTX"):
-        from . import nvtx  # NVTX ranges around every launch (cuda/nvtx.py), only when asked for
-
         if nvtx.wanted_from_env() and _hook is None:  # a missing `nvtx` package raises ImportError here
             set_launch_hook(nvtx.launch_hook())
     enqueue(stream, config, kernel, *args)
@@ -331,6 +329,7 @@ def grid_one_pass(n: int, block: int = 256) -> int:
 
 
 _resident: dict = {}  # (kernel, threads a block, dynamic shared bytes) -> blocks an SM
+_caches.register("launch occupancy", _resident)
 
 
 def blocks_per_sm(kernel, threads: int, shared_mem: int = 0) -> int:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from . import _backend
 from . import device as _device
+from . import caches as _caches
 
 __all__ = ["SHARED_PER_BLOCK", "MAX_GRID_X", "shared_per_block", "shared_per_block_optin", "allow_dynamic_shared"]
 
@@ -53,6 +54,7 @@ def shared_per_block_optin(device_id: int | None = None) -> int:
 
 
 _allowed: dict = {}  # (kernel handle, device) -> the dynamic shared bytes its attribute allows
+_caches.register("kernel shared-memory limits", _allowed)
 
 
 def allow_dynamic_shared(kernel, nbytes: int, device_id: int | None = None) -> None:

@@ -102,17 +102,12 @@ LARGE_ALONE = 10 << 20
 SEGMENT_ROUND = 2 << 20
 LARGE_GROW_CACHED = 8 << 20
 RELEASE_FLOOR = 16 << 20
-def _load_core():
-    """The C core of the pool (`_poolcore`, built by setup.py where a compiler exists), or None:
-    then the pure-Python `_Bins` below serve (the same choices, ~3x the host time per allocation)."""
-    try:
-        from . import _poolcore
-    except ImportError:
-        return None
-    return _poolcore
-
-
-_core_module = _load_core()
+# The C core of the pool (`_poolcore`, built by setup.py where a compiler exists), or None: then the
+# pure-Python `_Bins` below serve (the same choices, ~3x the host time per allocation).
+try:
+    from . import _poolcore as _core_module
+except ImportError:
+    _core_module = None
 # What new pools use: the C core unless CUARRAY_PURE_PYTHON_POOL=1 forces the fallback. Read when
 # a MemoryPool is created (tests swap it to run both implementations).
 _native = None if os.environ.get("CUARRAY_PURE_PYTHON_POOL", "") not in ("", "0") else _core_module

@@ -32,6 +32,7 @@ class Module:
         _device._core_device()  # loading needs an initialised driver and a current context
         self.name = name
         self.symbol_mapping = dict(symbol_mapping or {})
+        self.nbytes = len(code)  # the code's size (`cuarray.cuda.cache_info`)
         self._code = _driver_objects.Library(code, code_type)
         self._functions: dict = {}
 

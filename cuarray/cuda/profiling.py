@@ -18,7 +18,7 @@ import functools
 import sys
 import time
 
-from . import _backend
+from . import _backend, nvtx
 from . import _observe
 from . import _sync_hooks
 from . import compiler as _compiler
@@ -218,8 +218,6 @@ class Recorder:
         event_record = drv.cuEventRecord
         prev = _launch.get_launch_hook()
         if self.nvtx:
-            from . import nvtx
-
             prev = nvtx.launch_hook(prev)
         launch_hook, launch_hook_host = _launch_hooks(prev, rec, get, event_record)
 

@@ -6,9 +6,10 @@ what the runtime call of the same name returns. Errors raise `CUDARuntimeError`.
 
 from __future__ import annotations
 
-from . import _backend
+from . import _backend, _sync_hooks
 from ._backend import CUDARuntimeError as CUDARuntimeError
 from .device import get_device_count
+from .device import _core_device, can_access_peer, Device, enable_peer_access, get_device_id, synchronize
 
 __all__ = ["getDeviceCount", "driverGetVersion", "runtimeGetVersion", "getDevice", "setDevice",
            "deviceSynchronize", "deviceCanAccessPeer", "deviceEnablePeerAccess", "memGetInfo", "getDeviceProperties", "deviceGetAttribute", "streamCreate",
@@ -42,27 +43,19 @@ def runtimeGetVersion() -> int:
 
 
 def getDevice() -> int:
-    from .device import get_device_id
-
     return get_device_id()
 
 
 def setDevice(device: int) -> None:
-    from .device import Device
-
     Device(device).use()
 
 
 def deviceSynchronize() -> None:
-    from .device import synchronize
-
     synchronize()
 
 
 def deviceCanAccessPeer(device: int, peerDevice: int) -> int:
     """1 when `device` can reach `peerDevice`'s memory directly, else 0."""
-    from .device import can_access_peer
-
     return int(can_access_peer(device, peerDevice))
 
 
@@ -70,23 +63,17 @@ def deviceEnablePeerAccess(peerDevice: int, flags: int = 0) -> None:
     """`cuarray.cuda.enable_peer_access(peerDevice)` for the current device, raising
     CUDARuntimeError where the hardware cannot (as cudaDeviceEnablePeerAccess does); enabling a
     pair twice is not an error here."""
-    from .device import enable_peer_access, get_device_id
-
     if not enable_peer_access(peerDevice):
         raise CUDARuntimeError("cudaErrorPeerAccessUnsupported: device {} cannot access device {}'s "
                                "memory".format(get_device_id(), peerDevice))
 
 
 def memGetInfo() -> tuple[int, int]:
-    from .device import Device
-
     return Device().mem_info
 
 
 def deviceGetAttribute(attrib: int, device: int) -> int:
     """The value of CUDA device attribute number `attrib` (a ``cudaDevAttr*`` value)."""
-    from .device import _core_device
-
     _core_device(device)
     drv = _backend.driver()
     return int(_backend.check(drv.cuDeviceGetAttribute(drv.CUdevice_attribute(int(attrib)), device)))
@@ -95,8 +82,6 @@ def deviceGetAttribute(attrib: int, device: int) -> int:
 def getDeviceProperties(device: int) -> dict:
     """A dict of the device's properties under ``cudaDeviceProp``'s field names, as
     `cupy.cuda.runtime.getDeviceProperties` returns (``name`` is bytes, as there)."""
-    from .device import Device
-
     dev = Device(device)
     attrs = dev.attributes
     free, total = dev.mem_info
@@ -129,8 +114,6 @@ def streamCreate() -> int:
 
 
 def streamCreateWithFlags(flag: int) -> int:
-    from .device import _core_device
-
     _core_device()
     return int(_backend.check(_backend.driver().cuStreamCreate(int(flag))))
 
@@ -140,7 +123,5 @@ def streamDestroy(stream: int) -> None:
 
 
 def streamSynchronize(stream: int) -> None:
-    from . import _sync_hooks
-
     _backend.check(_backend.driver().cuStreamSynchronize(int(stream)))
     _sync_hooks.run()

@@ -26,6 +26,11 @@ from . import _driver_objects
 from . import _sync_hooks
 from . import device as _device
 
+try:  # the C core (cuda/_native/current_stream.c, built by setup.py where a compiler exists)
+    from . import _poolcore
+except ImportError:
+    _poolcore = None
+
 __all__ = ["Stream", "ExternalStream", "Event", "get_current_stream", "get_elapsed_time", "current_core_stream",
            "core_stream", "stream_handle", "get_current_stream_ptr", "get_default_stream_ptr"]
 
@@ -298,9 +303,7 @@ def _load_current_core_stream():
     cuda/_native/current_stream.c, which the pool's allocation reads too; the Python function above
     for the rest) where the C core is built, else the Python function (CUARRAY_PURE_PYTHON_STREAM=1
     forces it)."""
-    try:
-        from . import _poolcore
-    except ImportError:
+    if _poolcore is None:
         return _current_core_stream
     _poolcore.configure_current_stream(_device._tls, _tls, _default, Stream, _current_core_stream)
     if os.environ.get("CUARRAY_PURE_PYTHON_STREAM", "") not in ("", "0"):

@@ -13,11 +13,13 @@ from .._core.host_input import as_array
 from .._core.ndarray import ndarray
 from .._core.transfer import from_host
 from .._manipulation.rearranging import roll
+from ..cuda import caches as _caches
 
 __all__ = ["fftfreq", "rfftfreq", "fftshift", "ifftshift"]
 
 _I64 = numpy.dtype(numpy.int64)
 _defs: dict = {}
+_caches.register("fft helper definitions", _defs)
 
 
 def _freq_def(kind: str, dtype: numpy.dtype) -> Definition:

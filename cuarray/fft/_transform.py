@@ -28,6 +28,7 @@ from .._core.copying import copyto_unchecked
 from .._core.ndarray import _new_dense, ndarray
 from ..cuda.libs import cufft as _cufft
 from . import _layout
+from ..cuda import caches as _caches
 
 __all__ = ["transform", "dtypes_of", "scale_of"]
 
@@ -69,6 +70,7 @@ def scale_of(norm, forward: bool, n: int) -> float:
 
 # -- elementwise helpers --------------------------------------------------------------------
 _scale_defs: dict = {}
+_caches.register("fft scale definitions", _scale_defs)
 
 
 def _scaled_copy(dst: ndarray, src: ndarray, scale: float) -> None:
@@ -185,6 +187,7 @@ def _run(steps, src, outbuf, scale_pending):
 
 # -- the fast path: whole recipes of calls that need no input copy ----------------------------
 _recipes: dict = {}
+_caches.register("fft recipes", _recipes)
 _MAX_RECIPES = 1024
 
 
@@ -284,6 +287,7 @@ def transform(a: ndarray, kind: str, axes, sizes, forward: bool, norm, out, name
 
 
 _imag_defs: dict = {}
+_caches.register("fft imaginary part definitions", _imag_defs)
 
 
 def _drop_imag(buf: ndarray, axis: int, n: int) -> None:

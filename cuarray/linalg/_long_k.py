@@ -16,6 +16,7 @@ from .._core import reduction as _reduction
 from .._core.ndarray import _new_c
 from ..cuda import device as _device
 from ..cuda.kernel_family import KernelFamily
+from ..cuda import caches as _caches
 
 __all__ = ["MAX_SIDE", "MAX_BYTES", "MIN_K", "fits", "products", "kernel_name", "source"]
 
@@ -36,6 +37,7 @@ _TEMPLATE = pathlib.Path(__file__).parent / "templates" / "long_k_products.cu"
 _CTYPE = {"f": "float", "d": "double", "F": "cuarray::complex<float>", "D": "cuarray::complex<double>"}
 _ITEMSIZE = {"f": 4, "d": 8, "F": 8, "D": 16}
 _prepared: dict = {}  # (char, m, n, k, device) -> (Kernel, grid, partial bytes): a plan, not a compile cache
+_caches.register("long-k matmul plans", _prepared)
 
 
 def source() -> str:

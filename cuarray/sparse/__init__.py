@@ -24,7 +24,7 @@ from ._base import spmatrix as spmatrix
 from ._base import sparray as sparray
 
 # -- identification -----------------------------------------------------------------------------
-from ._base import issparse as issparse
+from ._sputils import issparse as issparse
 from ._base import isspmatrix as isspmatrix
 from ._format_csr import isspmatrix_csr as isspmatrix_csr
 from ._format_csc import isspmatrix_csc as isspmatrix_csc

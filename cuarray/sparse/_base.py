@@ -26,8 +26,11 @@ from .._math.rounding import around
 from .._sorting.counting import count_nonzero as count_nonzero_
 from .._sorting.searching_nonzero import flatnonzero
 from . import _sputils
+from ._sputils import issparse
+from ._reduce import sparse_argminmax, sparse_mean, sparse_minmax, sparse_sum
+from ._binop import compare, multiply_dense, union_binop
 
-__all__ = ["_spbase", "spmatrix", "sparray", "issparse", "isspmatrix", "container", "register"]
+__all__ = ["_spbase", "spmatrix", "sparray", "isspmatrix", "container", "register"]
 
 _CLASSES: dict = {}  # (format, is_array) -> class
 
@@ -41,19 +44,6 @@ def register(cls):
 def container(fmt: str, is_array: bool):
     """The class of format `fmt` of the same kind (matrix or array)."""
     return _CLASSES[(fmt, is_array)]
-
-
-def issparse(x) -> bool:
-    """See `scipy.sparse.issparse` (cuarray sparse matrices and arrays).
-
-    Examples
-    --------
-    >>> import cuarray
-    >>> from cuarray import sparse
-    >>> sparse.issparse(sparse.eye(2)), sparse.issparse(cuarray.eye(2))
-    (True, False)
-    """
-    return isinstance(x, _spbase)
 
 
 def isspmatrix(x) -> bool:
@@ -73,7 +63,7 @@ def _is_host_sparse(x) -> bool:
     return type(x).__module__.startswith("scipy.sparse")
 
 
-class _spbase:
+class _spbase(_sputils.SparseRoot):
     """Common sparse behaviour; see the module docstring."""
 
     __array_priority__ = 10.1
@@ -232,34 +222,22 @@ class _spbase:
     # -- reductions ----------------------------------------------------------------------------
     def sum(self, axis=None, dtype=None, out=None):
         """See `scipy.sparse.sparray.sum`: 0-d for axis=None; per row/column otherwise."""
-        from ._reduce import sparse_sum  # cycle: the format modules import _base
-
         return sparse_sum(self, axis, dtype, out)
 
     def mean(self, axis=None, dtype=None, out=None):
-        from ._reduce import sparse_mean  # cycle: the format modules import _base
-
         return sparse_mean(self, axis, dtype, out)
 
     def max(self, axis=None, out=None, *, explicit=False):
-        from ._reduce import sparse_minmax  # cycle: the format modules import _base
-
         return sparse_minmax(self, maximum_, axis, explicit)
 
     def min(self, axis=None, out=None, *, explicit=False):
-        from ._reduce import sparse_minmax  # cycle: the format modules import _base
-
         return sparse_minmax(self, minimum_, axis, explicit)
 
     def argmax(self, axis=None, out=None, *, explicit=False):
         """See `scipy.sparse.sparray.argmax`: a Python int for axis=None, a dense array per axis."""
-        from ._reduce import sparse_argminmax  # cycle: the format modules import _base
-
         return sparse_argminmax(self, maximum_, axis, explicit)
 
     def argmin(self, axis=None, out=None, *, explicit=False):
-        from ._reduce import sparse_argminmax  # cycle: the format modules import _base
-
         return sparse_argminmax(self, minimum_, axis, explicit)
 
     def diagonal(self, k=0) -> ndarray:
@@ -278,8 +256,6 @@ class _spbase:
 
     # -- arithmetic ------------------------------------------------------------------------------
     def _binop_sparse(self, other, op, drop_zeros=True):
-        from ._binop import union_binop  # cycle: the format modules import _base
-
         if other.shape != self.shape:
             raise ValueError("inconsistent shapes ({} and {})".format(self.shape, other.shape))
         out = union_binop(self.tocsr(), other.tocsr(), op, drop_zeros)
@@ -333,8 +309,6 @@ class _spbase:
         if issparse(other):
             return self._binop_sparse(other, multiply_)
         if isinstance(other, ndarray):
-            from ._binop import multiply_dense  # cycle: the format modules import _base
-
             return multiply_dense(self.tocsr(), other)
         raise TypeError("multiply: unsupported operand of type {}".format(type(other).__name__))
 
@@ -414,8 +388,6 @@ class _spbase:
     __hash__ = None  # mutable and compared elementwise, as SciPy's
 
     def _compare(self, other, name):
-        from ._binop import compare  # cycle: the format modules import _base
-
         return compare(self, other, name)
 
     def __lt__(self, other):

@@ -21,7 +21,7 @@ from .._sorting.searching_nonzero import flatnonzero
 from .._sorting.searchsorted import searchsorted
 from . import _canonical as canon
 from . import _sputils
-from ._base import issparse
+from ._sputils import issparse
 
 __all__ = ["union_binop", "multiply_dense", "compare"]
 

@@ -26,7 +26,8 @@ from .._sorting.searching_nonzero import flatnonzero
 from .._statistics.histograms import bincount
 from . import _canonical as canon
 from . import _sputils
-from ._base import _is_host_sparse, _spbase, issparse
+from ._base import _is_host_sparse, _spbase
+from ._sputils import issparse
 from ._format_coo import coo_matrix
 from ._index import getitem, setitem
 

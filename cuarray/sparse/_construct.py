@@ -17,7 +17,8 @@ from .._creation.ranges import arange
 from .._manipulation.joining import concatenate
 from .._math.arithmetic import add, floor_divide, multiply, remainder
 from . import _sputils
-from ._base import container, issparse, sparray
+from ._base import container, sparray
+from ._sputils import issparse
 
 __all__ = ["eye", "eye_array", "identity", "diags", "diags_array", "spdiags", "random", "random_array",
            "rand", "kron", "kronsum", "hstack", "vstack", "bmat", "block_diag"]

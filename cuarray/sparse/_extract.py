@@ -14,7 +14,7 @@ from .._manipulation.joining import concatenate
 from .._math.arithmetic import add, subtract
 from .._sorting.searching_nonzero import flatnonzero
 from . import _sputils
-from ._base import issparse
+from ._sputils import issparse
 from ._format_coo import coo_matrix
 
 __all__ = ["find", "tril", "triu", "setdiag_coo"]

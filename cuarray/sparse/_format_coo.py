@@ -19,7 +19,8 @@ from .._math.arithmetic import add, multiply
 from .._sorting.searching_nonzero import flatnonzero, nonzero
 from . import _canonical as canon
 from . import _sputils
-from ._base import _is_host_sparse, _spbase, issparse, register, sparray, spmatrix
+from ._base import _is_host_sparse, _spbase, register, sparray, spmatrix
+from ._sputils import issparse
 
 __all__ = ["coo_matrix", "coo_array", "isspmatrix_coo"]
 

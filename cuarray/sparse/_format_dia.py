@@ -22,7 +22,8 @@ from .._sets.unique import unique
 from .._sorting.searching_nonzero import flatnonzero
 from .._sorting.searchsorted import searchsorted
 from . import _sputils
-from ._base import _is_host_sparse, _spbase, issparse, register, sparray, spmatrix
+from ._base import _is_host_sparse, _spbase, register, sparray, spmatrix
+from ._sputils import issparse
 from ._canonical import segment_sum
 from ._format_coo import coo_array
 

@@ -32,7 +32,7 @@ from .._sorting.searchsorted import searchsorted
 from ..cuda.libs import cusparse
 from . import _canonical as canon
 from . import _spgemm_plan, _spgemm_rowwise, _sputils
-from ._base import issparse
+from ._sputils import issparse
 from ._construct import eye
 
 __all__ = ["matmul", "rmatmul", "spmv", "spmm", "spgemm", "matrix_power"]

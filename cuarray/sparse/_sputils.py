@@ -19,6 +19,26 @@ _I32, _I64 = numpy.dtype(numpy.int32), numpy.dtype(numpy.int64)
 _I32_MAX = numpy.iinfo(numpy.int32).max
 
 
+class SparseRoot:
+    """The root of cuarray's sparse classes (`_base._spbase`): here, so that `issparse` is known to
+    the modules `_base` calls (they need not import `_base`, which imports them)."""
+
+    __slots__ = ()
+
+
+def issparse(x) -> bool:
+    """See `scipy.sparse.issparse` (cuarray sparse matrices and arrays).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray import sparse
+    >>> sparse.issparse(sparse.eye(2)), sparse.issparse(cuarray.eye(2))
+    (True, False)
+    """
+    return isinstance(x, SparseRoot)
+
+
 def check_dtype(dtype) -> numpy.dtype:
     """`dtype` as a NumPy dtype when scipy.sparse supports it; ValueError (SciPy's) otherwise."""
     dt = numpy.dtype(dtype)

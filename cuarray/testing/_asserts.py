@@ -33,7 +33,7 @@ def to_host(x):
     if isinstance(x, dict):
         return {k: to_host(v) for k, v in x.items()}
     if _is_device_array(x):
-        from ._compare import _cuarray  # the library under test; here, as _compare imports this module
+        from ._compare import _cuarray  # cycle: _compare imports this module
 
         return _cuarray().asnumpy(x)
     if hasattr(x, "get") and hasattr(x, "dtype"):  # another GPU library's array (CuPy's)

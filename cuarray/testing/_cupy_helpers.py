@@ -59,7 +59,7 @@ def shaped_sparse_random(shape, sp=None, dtype=numpy.float32, density=0.01, form
     import scipy.sparse
 
     if sp is None:
-        from cuarray.scipy import sparse as sp
+        from cuarray.scipy import sparse as sp  # import time: cuarray.scipy.sparse for this helper only
     host = scipy.sparse.random(shape[0], shape[1], density, random_state=seed).astype(dtype)
     try:
         return sp.coo_matrix(host).asformat(format)

@@ -20,6 +20,7 @@ import numpy
 from . import _asserts
 from ._compare import compare_results, make_decorator
 from ._dtypes import ALL_DTYPES
+from cuarray import cuda
 
 __all__ = [
     "numpy_cupy_allclose",
@@ -262,7 +263,6 @@ def multi_gpu(gpu_num):
     """Skip unless at least `gpu_num` devices are present; marks the test ``gpu`` (CuPy's name)."""
     import pytest
 
-    from cuarray import cuda
 
     def deco(fn):
         have = cuda.runtime.getDeviceCount() if cuda.is_available() else 0

@@ -40,8 +40,14 @@ try:
 except ImportError:  # pragma: no cover
     pytest = None
 
+import cuarray
+
+from .._core import device_errors, elementwise, reduction
 from .._core import dtypes as _dtypes
+from .._core.fusion import replay
 from .._core.ndarray import ndarray
+from ..cuda import _backend, _observe, caches, device, kernel_family, launch, memory, stream
+from ..cuda import device as _device
 from ..cuda.memory import _BackingOutOfMemory
 
 _ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))  # holds cuarray/
@@ -180,8 +186,6 @@ def fake_core(events=None, *, legacy_stream=None, per_thread_stream=None, launch
 def switching_device(entered: list):
     """A stand-in for `cuarray.cuda.Device` as a context manager: entering one records its id in
     `entered` and makes it the thread's device, with no context (tests of device switching)."""
-    from ..cuda import device as _device
-
     class SwitchingDevice:
         def __init__(self, i):
             self.i = i
@@ -245,10 +249,6 @@ FAKE_REPLAY_COSTS = (1.0, 2)  # (GRAPH_LAUNCH, MIN_SAVED) on the fake device: se
 
 def install():
     """Run this whole process on the fake device (before its first launch; not undone)."""
-    from cuarray._core import reduction
-    from cuarray._core.fusion import replay
-    from cuarray.cuda import _backend, _observe, caches, device, memory
-
     os.environ["CUARRAY_PURE_PYTHON_LAUNCH"] = "1"  # read when the first launch picks its path
     # No real device either: on a machine with a driver, a library handle (cuBLAS, cuFFT) made by
     # an eager routine would make a real context current, and a copy or memset from a fake
@@ -297,8 +297,6 @@ def forget_prepared_launches():
     would reach the recorder instead of a placeholder. The compiled modules are kept: they are
     filled below the compile seam the fake device replaces, so no placeholder is ever among them,
     and the next GPU test finds its kernels there rather than on disk."""
-    from cuarray.cuda import caches
-
     caches.clear(code=False)
 
 
@@ -311,11 +309,6 @@ def recording(forget=None):
     real kernel can be prepared) the registered caches are emptied on entry and exit
     (`forget_prepared_launches`), so no placeholder reaches a later GPU test and no real kernel
     reaches this one."""
-    import cuarray
-    from cuarray._core import device_errors, elementwise
-    from cuarray._core.fusion import replay
-    from cuarray.cuda import device, kernel_family, launch, memory, stream
-
     if forget is None:
         forget = cuarray.is_available()
     calls = []
@@ -368,8 +361,6 @@ def recording_fake_compiles(observer=None):
     `FakeCompiles`, by default a new one) as the compile observer, as the distributed tests' fake
     runtime runs: generated kernels (reductions, scans) are compiled to FakeKernels, which no cache
     may keep past the block."""
-    from cuarray.cuda import _observe, device
-
     simulated = device._simulated
     with recording(forget=True) as calls:
         device.simulate(PROPERTIES)
@@ -391,8 +382,6 @@ def _copy_of(module, builtins, by_id):
     import importlib.util
     import sys
 
-    from ..cuda import kernel_family
-
     package = hasattr(module, "__path__")
     name = module.__name__ + ("._host" if package else "_host")
     spec = importlib.util.spec_from_file_location(name, module.__file__, submodule_search_locations=None)
@@ -402,7 +391,8 @@ def _copy_of(module, builtins, by_id):
     known = len(kernel_family._families)
     sys.modules[name] = copy  # while it runs (dataclasses and pickling look a class's module up)
     try:
-        spec.loader.exec_module(copy)
+        with caches.copying():
+            spec.loader.exec_module(copy)
     finally:
         del sys.modules[name]
         held = list(vars(copy).values())

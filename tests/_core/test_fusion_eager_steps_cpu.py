@@ -90,7 +90,7 @@ def test_prepared_product_makes_the_eager_gemm_call(recorded_launches, monkeypat
 
     calls = []
     monkeypatch.setattr(cublas, "gemm", lambda *a: calls.append(a))
-    products._gemm[:] = []  # (imported again: the patched one)
+    products._blas[:] = []  # (read again: the patched module attribute)
     a = cp.empty((6, 4), dtype=dtype)
     b = cp.empty((4, 3), dtype=dtype)
     a = a.T.copy().T if fa else a   # stubbed copy: an F-ordered array of the same shape
@@ -104,7 +104,7 @@ def test_prepared_product_makes_the_eager_gemm_call(recorded_launches, monkeypat
         e, z = calls[-2], calls[-1]
         assert e[:10] == z[:10] and e[11:] == z[11:], (e, z)  # all but the output pointer
         assert e[6] == b.data.ptr and e[8] == a.data.ptr
-    products._gemm[:] = []
+    products._blas[:] = []
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64", "complex64", "complex128"])
@@ -116,7 +116,7 @@ def test_prepared_product_makes_the_eager_gemv_call(recorded_launches, monkeypat
 
     calls, answer = [], [True]
     monkeypatch.setattr(cublas, "gemv", lambda *a: calls.append(a) or answer[0])
-    products._gemv[:] = []  # (imported again: the patched one)
+    products._blas[:] = []  # (read again: the patched module attribute)
     a = cp.empty((6, 4), dtype=dtype)
     a = a.T.copy().T if fa else a
     v = cp.empty((4,), dtype=dtype)
@@ -129,7 +129,7 @@ def test_prepared_product_makes_the_eager_gemv_call(recorded_launches, monkeypat
         assert z[1] == ("N" if fa else "T") and z[4] == a.data.ptr and z[6] == v.data.ptr
     answer[0] = False  # cuBLAS declines (a float32 compute mode other than 'highest'): the routine
     assert products.prepared(lambda x, y: "eager")(a, v) == "eager"
-    products._gemv[:] = []
+    products._blas[:] = []
 
 
 def test_prepared_product_leaves_other_cases_to_the_routine(recorded_launches):

@@ -6,6 +6,8 @@ kernel."""
 
 from __future__ import annotations
 
+import types
+
 import numpy as np
 import pytest
 
@@ -24,7 +26,7 @@ def lt(recorded_launches, monkeypatch):
         return answer[0]
 
     monkeypatch.setattr(cublas, "gemm_epilogue", gemm_epilogue)
-    monkeypatch.setattr(products, "_gemm", [lambda *a: gemms.append(a)])
+    monkeypatch.setattr(products, "_blas", [types.SimpleNamespace(gemm=lambda *a: gemms.append(a))])
     # Nothing planned here (kernels are placeholders) may reach a later test.
     monkeypatch.setattr(planner, "_programs", {})
     monkeypatch.setattr(codegen, "_defs", {})

@@ -91,3 +91,56 @@ def test_a_name_is_registered_once():
         caches.register("scan kernels", {})
     with pytest.raises(TypeError):
         caches.register("a cache with no way to count it", clear=lambda: None)
+
+
+def test_memo_is_a_registered_lru_cache():
+    calls = []
+
+    @caches.memo("a test memo (test_caches_cpu)", maxsize=4)
+    def plan(n):
+        calls.append(n)
+        return (n,)
+
+    try:
+        assert plan(1) is plan(1) and calls == [1]
+        plan(2)
+        assert cuarray.cuda.cache_info()["a test memo (test_caches_cpu)"] == (2, None)
+        cuarray.cuda.clear_caches()
+        assert cuarray.cuda.cache_info()["a test memo (test_caches_cpu)"] == (0, None)
+        plan(1)
+        assert calls == [1, 2, 1]
+    finally:
+        caches._entries.pop("a test memo (test_caches_cpu)")
+
+
+class _Code:
+    def __init__(self, nbytes):
+        self.nbytes = nbytes
+
+
+def test_bytes_of_compiled_modules_and_workspaces(monkeypatch):
+    """The compiled modules report their code's bytes, the reductions' workspaces their device
+    bytes (partials and counter slabs), and `python -m cuarray info` prints them."""
+    from cuarray import _info
+    from cuarray._core import reduction
+
+    before = cuarray.cuda.cache_info()["compiled modules"][1]
+    monkeypatch.setitem(compiler._modules, ("a key no compile makes",), _Code(1000))
+    assert cuarray.cuda.cache_info()["compiled modules"][1] == before + 1000
+    monkeypatch.setitem(reduction._workspaces, (0, 12345), (0, 0, 8192, None))
+    n, nbytes = cuarray.cuda.cache_info()["reduction workspaces"]
+    assert n >= 1 and nbytes >= 8192
+    rows = dict(_info._caches())
+    assert rows["reduction workspaces"] == "{} entries, {} bytes".format(n, nbytes)
+    assert rows["compiled modules"].endswith("{} bytes".format(before + 1000))
+
+
+def test_every_memo_holding_device_memory_reports_bytes():
+    """The caches of device or pinned memory give their bytes (None is for kernels and plans)."""
+    import cuarray.scipy.ndimage  # noqa: F401  (registers its constant tables)
+    from cuarray.cuda.libs import cublas  # noqa: F401  (and the library workspaces)
+
+    info = cuarray.cuda.cache_info()
+    for name in ("reduction workspaces", "pinned staging buffers", "library workspaces", "ndimage constant tables",
+                 "compiled modules"):
+        assert isinstance(info[name][1], int), name

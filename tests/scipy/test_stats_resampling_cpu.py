@@ -26,7 +26,7 @@ def resampling_standins():
     import cuarray._manipulation.joining as joining
 
     return {_resampling: {"asarray": np.asarray, "take": np.take, "isnan": np.isnan, "abs_": np.abs, "sum_": np.sum,
-                          "where": np.where},
+                          "where": np.where, "concatenate": np.concatenate},
             joining: {"concatenate": np.concatenate}}
 
 

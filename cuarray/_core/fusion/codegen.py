@@ -25,12 +25,15 @@ from .. import dtypes as _dtypes
 from .. import reduction_ops as _rops
 from ..elementwise import EXACT_ROUNDING, Definition, KernelParam, _skeleton, compute_ctype
 from ..reduction import ReductionDef
+from ...cuda import caches as _caches
 
 __all__ = ["Cluster", "elementwise_definition", "reduction_definition", "ufunc_statement"]
 
 _BOOL = numpy.dtype(bool)
 _defs: dict = {}
+_caches.register("fused elementwise definitions", _defs)
 _rdefs: dict = {}
+_caches.register("fused reduction definitions", _rdefs)
 
 
 def ufunc_statement(uf, loop, in_exprs, outs) -> str:

@@ -28,6 +28,7 @@ import numpy
 from .. import reduction_ops as _rops
 from .. import shapes as _shapes
 from .. import tracing as _tracing
+from ...cuda import caches as _caches
 from ...cuda import compiler as _compiler
 from ...cuda import launch as _launch
 from ...cuda import memory as _memory
@@ -39,6 +40,7 @@ from ..nodecore import record_base as _record_base
 from . import codegen as _codegen
 from . import cost as _cost
 from . import epilogue as _epilogue
+from ..reduction import plan as _rplan
 
 __all__ = ["Program", "clear", "plan", "plan_cached", "plan_traced", "signature"]
 
@@ -243,8 +245,6 @@ class _Call:
 
 
 def _rplan_for_source(step):
-    from ..reduction import plan as _rplan
-
     strides = [_shapes.c_strides(step.in_shape, 4)] * len(step.ins)
     y = _shapes.c_strides(step.kshape, step.dtype.itemsize)
     return _rplan(step.in_shape, strides, (4,) * len(step.ins), y, step.raxes)
@@ -443,6 +443,9 @@ def clear() -> None:
     """Empty the plan cache (every later evaluation plans afresh)."""
     _programs.clear()
     _generation[0] += 1
+
+
+_caches.register("fused programs", count=lambda: len(_programs), clear=clear)
 
 
 def plan_traced(trace, outputs, plans=None):

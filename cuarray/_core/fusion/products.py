@@ -58,8 +58,14 @@ def tensordot_node(na, nb, axes) -> _g.Node:
     return _g.call_node("tensordot", (na, nb), shape, dtype, lambda x, y: fn(x, y, axes),
                         lambda x, y: numpy.tensordot(x, y, axes), ("tensordot", axes))
 
-_gemm = []  # `cuarray.cuda.libs.cublas.gemm`, imported on first use (import time of `cuarray`)
-_gemv = []  # `cublas.gemv`, likewise
+_blas = []  # `cuarray.cuda.libs.cublas`, once a product has imported it (a list read on the hot path)
+
+
+def _load_blas() -> list:
+    from ...cuda.libs import cublas  # import time: cuBLAS's module (~5 ms), on a lazy product's first use
+
+    _blas[:] = [cublas]
+    return _blas
 
 
 def prepared(general):
@@ -79,12 +85,8 @@ def prepared(general):
                     la = k if a._c else (-m if a._f else 0)
                     lb = n if b._c else (-k if b._f else 0)
                     if la and lb:
-                        if not _gemm:
-                            from ...cuda.libs import cublas
-
-                            _gemm.append(cublas.gemm)
                         res = _new_c((m, n), ct)
-                        _gemm[0](ct.char, "N" if lb > 0 else "T", "N" if la > 0 else "T", n, m, k,
+                        (_blas or _load_blas())[0].gemm(ct.char, "N" if lb > 0 else "T", "N" if la > 0 else "T", n, m, k,
                                  b.data.ptr, abs(lb), a.data.ptr, abs(la), res.data.ptr, n, 1, 0, 0, 0)
                         return res
             elif len(s1) == 2 and len(s2) == 1 and b._dtype is ct and ct.char in "fdFD":
@@ -92,13 +94,9 @@ def prepared(general):
                 # the eager dot's dispatch (a lazy logistic-regression step runs two a step).
                 m, k = s1
                 if k == s2[0] and m and k and b._strides[0] == ct.itemsize and (a._c or a._f):
-                    if not _gemv:
-                        from ...cuda.libs import cublas  # import time: cuBLAS's module, on first use
-
-                        _gemv.append(cublas.gemv)
                     op, rows, cols, ld = ("T", k, m, k) if a._c else ("N", m, k, m)
                     res = _new_c((m,), ct)
-                    if _gemv[0](ct.char, op, rows, cols, a.data.ptr, ld, b.data.ptr, 1, res.data.ptr, 1):
+                    if (_blas or _load_blas())[0].gemv(ct.char, op, rows, cols, a.data.ptr, ld, b.data.ptr, 1, res.data.ptr, 1):
                         return res
         return general(a, b)
 

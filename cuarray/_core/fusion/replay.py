@@ -280,7 +280,7 @@ def _summary(prog) -> _Summary:
     s.kinds = [step_kind(st) for st in prog.steps]
     s.descs = [st.describe() for st in prog.steps]
     s.aliased = aliased(prog)
-    from . import graph_replay  # (below this module: it imports this one)
+    from . import graph_replay  # cycle: graph_replay imports this module
 
     s.declined = graph_replay.reason(prog)
     return s

@@ -19,12 +19,11 @@ import json
 import os
 import sys
 import time
+from cuarray.distributed import Communicator, get_unique_id, group
+import cuarray
 
 
 def _cuarray_rank(rank, nranks, n, rendezvous):
-    import cuarray  # in the child, after the rank's environment is set
-    from cuarray.distributed import Communicator, get_unique_id
-
     dev = cuarray.cuda.Device(rank)
     dev.use()
     if rank == 0:
@@ -55,9 +54,6 @@ def _cuarray_rank(rank, nranks, n, rendezvous):
 
 
 def _cuarray_group(rank, nranks, n, rendezvous):
-    import cuarray  # in the child, after the rank's environment is set
-    from cuarray.distributed import Communicator, group
-
     comms = Communicator.init_all(list(range(nranks)))
     devs = [c.device for c in comms]
     bases, x0s, xs, smalls = [], [], [], []

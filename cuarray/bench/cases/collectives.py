@@ -23,6 +23,7 @@ import sys
 import tempfile
 
 from . import NotAvailable, register
+import cuarray
 
 GIB = 2**30
 NRANKS = 2
@@ -48,7 +49,6 @@ def _busbw_note(row) -> str:
 
 def _child_env() -> dict:
     env = dict(os.environ)
-    import cuarray  # the children import the same cuarray as this process, installed or not
 
     root = os.path.dirname(os.path.abspath(list(cuarray.__path__)[0]))
     env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)

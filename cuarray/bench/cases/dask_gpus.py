@@ -35,6 +35,7 @@ import statistics
 import time
 
 from . import NotAvailable, register
+import cuarray.distributed
 
 F32 = 4
 # float32 elements: 64 GiB for the sum, 32 GiB for the chain (whose result takes as much again);
@@ -121,8 +122,6 @@ def _sync(lib: str) -> None:
 
 def _register(lib: str) -> None:
     if lib == "cuarray":
-        import cuarray.distributed  # the library under test, loaded when its case runs
-
         cuarray.distributed.register_dask()
 
 

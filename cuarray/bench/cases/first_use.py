@@ -22,6 +22,7 @@ import tempfile
 import time
 
 from . import NotAvailable, register
+import cuarray
 
 FAMILIES = ("first-matmul", "first-solve", "first-fft", "first-random", "first-sort", "first-spmv")
 
@@ -104,7 +105,6 @@ def child_source(lib: str, family: str, prelude: str = "") -> str:
 
 def child_env(lib: str, cache_dir: str | None) -> dict:
     env = dict(os.environ)
-    import cuarray  # the child imports the same cuarray as this process, installed or not
 
     root = os.path.dirname(os.path.abspath(list(cuarray.__path__)[0]))
     env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)

@@ -119,9 +119,7 @@ concat = register(
 @concat.setup("cuarray", "cupy")
 def _(xp, n, param):
     parts = [xp.ones(2**20, dtype="float32") for _ in range(n)]
-    fn = getattr(xp, "concatenate", None)
-    if fn is None:  # before the export block lands in cuarray/__init__.py
-        from cuarray._manipulation.joining import concatenate as fn
+    fn = xp.concatenate
     return lambda: fn(parts)
 
 

@@ -11,6 +11,7 @@ ranges around each launch, no profile; needs the `nvtx` package). Peers run once
 from __future__ import annotations
 
 from . import NotAvailable, random_array, register
+from cuarray.cuda import launch, nvtx
 
 profiler = register(
     "profiler", group="profiler",
@@ -46,8 +47,6 @@ def _(xp, n, param):
 
         yield fresh
     else:
-        from cuarray.cuda import launch, nvtx  # the library under test, loaded when its case runs
-
         if not nvtx.available():
             raise NotAvailable("the nvtx package is not installed")
         prev = launch.set_launch_hook(nvtx.launch_hook())

@@ -13,19 +13,8 @@ GIB = 2**30
 
 
 def _cuarray_fn(xp, name):
-    """cuarray.<name>, or the routine itself while the public export is not there yet."""
-    fn = getattr(xp, name, None)
-    if fn is not None:
-        return fn
-    from ..._math import sums  # the fallback only: loaded when a public export is missing
-    from ..._sorting import searching_reduce
-    from ..._statistics import order
-
-    for m in (sums, order, searching_reduce):
-        fn = getattr(m, name, None)
-        if fn is not None:
-            return fn
-    raise NotImplementedError(name)
+    """cuarray.<name>."""
+    return getattr(xp, name)
 
 
 red_full = register(

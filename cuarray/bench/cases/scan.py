@@ -12,9 +12,7 @@ GIB = 2**30
 def _cumsum(xp, x, axis):
     if getattr(xp, "__name__", "") == "torch":
         return lambda: xp.cumsum(x, dim=0 if axis is None else axis)
-    f = getattr(xp, "cumsum", None)
-    if f is None:  # cuarray before the export of cumsum
-        from ..._math.sums_scan import cumsum as f
+    f = xp.cumsum
     return lambda: f(x, axis=axis)
 
 

@@ -7,6 +7,7 @@ to the memory bound."""
 from __future__ import annotations
 
 from . import random_array, register
+import cuarray.scipy.fft
 
 M = 2**20
 _OPS = (("dct", 2), ("idct", 2), ("dst", 2), ("dct", 4))
@@ -14,8 +15,6 @@ _OPS = (("dct", 2), ("idct", 2), ("dst", 2), ("dct", 4))
 
 def _fftmod(xp):
     if getattr(xp, "__name__", "") == "cuarray":
-        import cuarray.scipy.fft
-
         return cuarray.scipy.fft
     import cupyx.scipy.fft
 

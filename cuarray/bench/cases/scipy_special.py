@@ -17,6 +17,8 @@ import functools
 import numpy
 
 from . import random_array, register
+import cuarray.scipy.linalg
+import cuarray.scipy.special
 
 M = 2**20
 _FUNCS = ("erf", "gammaln", "i0e", "ndtri", "expit")
@@ -26,8 +28,6 @@ _TORCH = {"erf": "erf", "gammaln": "gammaln", "i0e": "i0e", "ndtri": "ndtri", "e
 def _special(xp):
     name = getattr(xp, "__name__", "")
     if name == "cuarray":
-        import cuarray.scipy.special
-
         return cuarray.scipy.special
     if name == "cupy":
         import cupyx.scipy.special
@@ -64,8 +64,6 @@ def _host(n: int):
 
 def _linalg(xp):
     if getattr(xp, "__name__", "") == "cuarray":
-        import cuarray.scipy.linalg
-
         return cuarray.scipy.linalg
     import cupyx.scipy.linalg
 

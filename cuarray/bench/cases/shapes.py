@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 
 from . import NotAvailable, random_array, register
+from ...scipy import special as _cuarray_special
 
 # label: (shape, dtype, op, axis, view). view "step2": x[:, ::2] of a (rows, 2 n) array (rows of n
 # elements 2 apart); "T": the transpose of a C array (the reduced axis is the slow one).
@@ -143,7 +144,7 @@ def _(xp, shape, param):
 
         return lazy
     if xp.__name__ == "cuarray":
-        from ...scipy import special
+        special = _cuarray_special
     else:
         try:
             from cupyx.scipy import special

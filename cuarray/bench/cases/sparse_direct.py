@@ -5,6 +5,7 @@ SciPy's spsolve (SuperLU) on the host; "n/a" for cuarray where cuDSS is not inst
 from __future__ import annotations
 
 from . import NotAvailable, register
+from cuarray.cuda.libs import cudss
 
 
 def _poisson(side):
@@ -35,9 +36,7 @@ def _(xp, side, param):
         import scipy.sparse.linalg as sla
         return lambda: sla.spsolve(h, b)
     if name == "cuarray":
-        import cuarray.sparse as sp
-        from cuarray.cuda.libs import cudss
-        from cuarray.sparse.linalg import spsolve as solve
+        sp, solve = xp.sparse, xp.sparse.linalg.spsolve
         if not cudss.available():
             raise NotAvailable("cuDSS not installed (pip install 'cuarray[cudss]')")
         a = sp.csr_matrix(h)

@@ -9,13 +9,13 @@ order): a peer that faults the device there cannot take later spatial rows with 
 from __future__ import annotations
 
 from . import NotAvailable, random_array, register
+import cuarray.scipy.spatial.transform
 
 
 def _spatial(xp):
     name = getattr(xp, "__name__", "")
     if name == "cuarray":
-        import cuarray.scipy.spatial as s
-        return s
+        return cuarray.scipy.spatial
     if name == "cupy":
         try:
             import cupyx.scipy.spatial as s  # its distance module needs pylibraft
@@ -85,7 +85,7 @@ rot = register(
 def _(xp, n, param):
     name = getattr(xp, "__name__", "")
     if name == "cuarray":
-        from cuarray.scipy.spatial.transform import Rotation
+        Rotation = cuarray.scipy.spatial.transform.Rotation
     else:
         from scipy.spatial.transform import Rotation
     v = random_array(xp, (n, 3), "float64", seed=6)

@@ -18,6 +18,7 @@ import sys
 import tempfile
 
 from . import NotAvailable, register
+import cuarray
 
 _CHILD = r"""
 import json, time
@@ -67,7 +68,6 @@ def _wall_note(row) -> str:
 def _child_env(cache_dir: str | None, lib: str) -> dict:
     env = dict(os.environ)
     # The child must import the same cuarray as this process, installed or not.
-    import cuarray
 
     root = os.path.dirname(os.path.abspath(list(cuarray.__path__)[0]))
     env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)

@@ -10,6 +10,7 @@ the wheel that ships it; `_workspace` bounds what handles keep between calls (do
 
 from __future__ import annotations
 
+from .. import caches as _caches
 from . import cublas as _cublas
 from ._handles import LibraryNotFoundError as LibraryNotFoundError
 from ._handles import prefetch as prefetch
@@ -22,10 +23,6 @@ __all__ = ["LibraryNotFoundError", "clear_plan_caches", "get_workspace_limit", "
 def clear_plan_caches() -> None:
     """Destroy cached plans: cuBLASLt's (the process's), and the calling thread's cuFFT plans (every
     device) and cuSPARSE dense descriptors. Each is made again on its next use."""
-    from . import cufft, cusparse  # modules of the libraries in use only: importing them is cheap
-
     _cublas.clear_plan_cache()
-    caches = cufft._tls.caches
-    for cache in list((caches or {}).values()):
-        cache.clear()
-    cusparse.clear_descriptor_cache()
+    # (registered by cufft.py and cusparse.py: nothing to clear where they were never imported)
+    _caches.clear(names=("cuFFT plans (calling thread)", "cuSPARSE dense descriptors (calling thread)"))

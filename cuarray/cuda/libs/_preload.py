@@ -21,6 +21,7 @@ import threading
 import time
 
 from . import _catalog
+from ..compiler import _site_parents
 
 __all__ = ["start", "wheel_file", "loaded"]
 
@@ -33,8 +34,6 @@ _lock = threading.Lock()
 
 def wheel_file(name: str) -> str | None:
     """The library file of `name` (a `_catalog` name) in an NVIDIA wheel, found without loading it."""
-    from ..compiler import _site_parents  # the one copy of cuda.pathfinder's site-packages order
-
     soname = _BY_NAME[name].soname
     for parent in _site_parents():
         for rel in _WHEEL_DIRS:

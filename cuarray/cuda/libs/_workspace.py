@@ -28,6 +28,7 @@ from __future__ import annotations
 import collections
 import threading
 
+from .. import caches as _caches
 from .. import memory as _memory
 from .. import stream as _stream
 
@@ -143,6 +144,18 @@ def _release_all(device_id: int, stream_ptr) -> None:
 
 
 _memory.add_release_hook(_release_all)
+
+
+def _kept_entries() -> int:
+    return sum(len(kept) for ws in list(_registries) for kept in list(ws._kept.values()))
+
+
+def _kept_bytes() -> int:
+    return sum(ws.kept_bytes(dev) for ws in list(_registries) for dev in list(ws._kept))
+
+
+_caches.register("library workspaces", count=_kept_entries, clear=lambda: _release_all(None, None),
+                 nbytes=_kept_bytes)
 
 
 def get_limit() -> int:

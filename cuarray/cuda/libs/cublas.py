@@ -29,6 +29,7 @@ import threading
 
 import numpy
 
+from .. import caches as _caches
 from .. import _observe
 from .. import device as _device
 from .. import memory as _memory
@@ -442,6 +443,9 @@ def set_plan_cache_size(size: int) -> None:
         raise ValueError("the plan cache size must be >= 0, got {}".format(size))
     _plan_limit[0] = size
     clear_plan_cache()
+
+
+_caches.register("cuBLASLt plans", count=lambda: len(_plans) + len(_epi_plans), clear=clear_plan_cache)
 
 
 def plan_cache_info() -> dict:

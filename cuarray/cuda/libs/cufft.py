@@ -20,6 +20,7 @@ from __future__ import annotations
 import collections
 import threading
 
+from .. import caches as _caches
 from .. import device as _device
 from .. import memory as _memory
 from .. import stream as _stream
@@ -216,6 +217,20 @@ class _ThreadCaches(threading.local):
 
 
 _tls = _ThreadCaches()
+
+
+def _thread_caches() -> list:
+    return list((_tls.caches or {}).values())
+
+
+def _clear_thread_caches() -> None:
+    for c in _thread_caches():
+        c.clear()
+
+
+# (plans belong to a thread, as its handle does: the registry sees the calling thread's)
+_caches.register("cuFFT plans (calling thread)", count=lambda: sum(len(c) for c in _thread_caches()),
+                 clear=_clear_thread_caches, nbytes=lambda: sum(c.get_curr_memsize() for c in _thread_caches()))
 
 
 def get_plan_cache(device_id: int | None = None) -> PlanCache:

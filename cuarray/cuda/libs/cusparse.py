@@ -21,6 +21,7 @@ import threading
 
 import numpy
 
+from .. import caches as _caches
 from .. import memory as _memory
 from .. import stream as _stream
 from ._handles import PerThreadHandle, nvmath_bindings
@@ -139,6 +140,10 @@ def clear_descriptor_cache() -> None:
     """Destroy the calling thread's cached dense-vector/matrix descriptors (host objects only;
     sparse-matrix descriptors belong to their matrices and go with them)."""
     _dense.items.clear()
+
+
+_caches.register("cuSPARSE dense descriptors (calling thread)", count=lambda: len(_dense.items),
+                 clear=lambda: clear_descriptor_cache())
 
 
 def get_descriptor_cache_size() -> int:

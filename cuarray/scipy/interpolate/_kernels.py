@@ -20,6 +20,7 @@ from ..._core.ndarray import _new_c, ndarray
 from ..._core.transfer import from_host
 from ..._manipulation.joining import concatenate as _concat
 from . import _linear
+from ...cuda import caches as _caches
 
 __all__ = ["ppoly_eval", "linear_eval", "linear_evaluator", "ndbspline_eval", "bspline_entries", "basis_width",
            "MAX_DEGREE"]
@@ -29,6 +30,7 @@ _F8 = numpy.dtype(numpy.float64)
 _I8 = numpy.dtype(numpy.int64)
 _I4 = numpy.dtype(numpy.int32)
 _defs: dict = {}
+_caches.register("interpolate definitions", _defs)
 
 
 def _ppoly_def(x_dt, q_dt, out_dt) -> Definition:

@@ -16,6 +16,7 @@ from ..._math.sums import sum as sum_
 from ...linalg._matmul import matmul
 from ...linalg._util import LinAlgError
 from ._validate import as_lapack
+from ..._math.explog import exp
 
 __all__ = ["expm"]
 
@@ -49,8 +50,6 @@ def expm(A):
     if A.size == 0:
         return A.copy()
     if n == 1:
-        from ..._math.explog import exp  # (function level: only this 1x1 case needs it)
-
         return exp(A)
     norm1 = float(max_(sum_(abs_(A), axis=-2)).get())  # the largest 1-norm of the stack
     s = max(0, int(math.ceil(math.log2(norm1 / _THETA13)))) if norm1 > _THETA13 else 0

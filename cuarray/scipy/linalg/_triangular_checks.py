@@ -32,6 +32,7 @@ from ...cuda import device as _device
 from ...cuda import pinned_memory as _pinned
 from ...cuda import stream as _stream
 from ...cuda.kernel_family import KernelFamily
+from ...cuda import caches as _caches
 
 __all__ = ["NOT_FINITE_A", "NOT_FINITE_B", "ZERO_DIAGONAL", "operand", "plan", "queue", "reference", "kernel_name"]
 
@@ -85,6 +86,7 @@ def items(desc) -> int:
 
 
 _plans: dict = {}
+_caches.register("triangular check plans", _plans)
 
 
 def plan(a_shape, a_strides, b_shape, b_strides, check_a: bool, check_b: bool, check_diag: bool, sm_count: int):

@@ -8,13 +8,13 @@ order); docs/perf-notes.md, "Separable filters: a shared tile a pass".
 
 from __future__ import annotations
 
-import functools
 import pathlib
 from typing import NamedTuple
 
 import numpy
 
 from ..._core import dtypes as _dtypes
+from ...cuda import caches as _caches
 from ...cuda.limits import SHARED_PER_BLOCK
 
 __all__ = ["Plan", "plan", "kernel_name", "source", "vector_flags", "grid", "SHARED_MAX", "VARIANTS", "AUTO_VARIANT",
@@ -156,7 +156,7 @@ def _per_sm(shared: int, regs_bound: int) -> int:
     return max(1, min(regs_bound, 8, _SM_SHARED // (shared + _BLOCK_RESERVED)))
 
 
-@functools.lru_cache(maxsize=256)
+@_caches.memo("ndimage short-line filter plans", maxsize=256)
 def _short_plan(shape, axis, size, asz, osz, weighted):
     """Variant 5's Plan: a last-axis pass over lines of at most SHORT_MAX, a piece of 2**ltpl threads
     a whole line, r outputs a thread; None where the pass is another (variant 3 runs it)."""
@@ -186,7 +186,7 @@ def _short_plan(shape, axis, size, asz, osz, weighted):
                 variant=5, threads=lpb * tpl)
 
 
-@functools.lru_cache(maxsize=256)
+@_caches.memo("ndimage pipelined filter plans", maxsize=256)
 def _pipe_plan(shape, axis, size, asz, osz, weighted, force):
     """Variant 4's Plan (two tile buffers), or None where they do not fit (or "auto" takes filter1d)."""
     p = _plan(shape, axis, size, asz, osz, weighted, force, False, True)
@@ -220,7 +220,7 @@ def vector_flags(in_ptr: int, out_ptr: int, n: int, inner: int, in_itemsize: int
             | int(out_ptr % 16 == 0 and line * out_itemsize % 16 == 0) << 1)
 
 
-@functools.lru_cache(maxsize=256)
+@_caches.memo("ndimage tiled filter plans", maxsize=256)
 def _plan(shape, axis, size, asz, osz, weighted, force, half_r=False, swizzled=False):
     n = shape[axis]
     inner = 1

@@ -151,7 +151,7 @@ def fourier_ellipsoid(input, size, n=-1, axis=-1, output=None):
         pos = r > 0.0
         rs = _where(pos, r, 1.0)  # r = 0 is the filter's centre, where the factor is 1
         if x.ndim == 2:
-            from ..special import j1  # here: it adds ~35 ms to importing ndimage (-X importtime), for this case
+            from ..special import j1  # import time: ~35 ms of importing ndimage (-X importtime), for this case only
 
             f = 2.0 * j1(rs) / rs
         else:

@@ -12,7 +12,6 @@ compile (disk-cached) per footprint, origin and rank, as CuPy does for its rank 
 
 from __future__ import annotations
 
-import functools
 import math
 from typing import NamedTuple
 
@@ -20,6 +19,7 @@ import numpy
 
 from ..._core import dtypes as _dtypes
 from ..._core.ndarray import ndarray
+from ...cuda import caches as _caches
 from ...cuda.kernel_family import KernelFamily
 from ...cuda.limits import shared_per_block
 from . import _rank_network
@@ -72,7 +72,7 @@ def plan(shape, footprint: numpy.ndarray, origins, itemsize: int):
     return _plan(tuple(int(s) for s in shape), fp.shape, fp.tobytes(), tuple(int(o) for o in origins), itemsize)
 
 
-@functools.lru_cache(maxsize=256)
+@_caches.memo("ndimage rank filter plans", maxsize=256)
 def _plan(shape, fshape, fbytes, origins, itemsize):
     """plan() on hashable arguments (24 us a call uncached, a look-up cached)."""
     footprint = numpy.frombuffer(fbytes, dtype=bool).reshape(fshape)

@@ -17,6 +17,7 @@ import numpy
 
 from ..._core.ndarray import ndarray
 from ..._core.transfer import from_host
+from ...cuda import caches as _caches
 from ...cuda import device as _device
 from ...cuda import stream as _stream
 
@@ -54,3 +55,14 @@ def clear() -> None:
     """Forget the kept tables (tests: only when no kernel may still be reading one)."""
     with _lock:
         _tables.clear()
+
+
+def _forget() -> None:
+    # (a kernel of another stream may still read a table: the device's work is waited for first)
+    if _tables:
+        _device.synchronize()
+    clear()
+
+
+_caches.register("ndimage constant tables", count=lambda: len(_tables), clear=_forget,
+                 nbytes=lambda: sum(t.nbytes for t in list(_tables.values())))

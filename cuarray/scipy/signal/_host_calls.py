@@ -64,7 +64,7 @@ def to_device(v):
     if isinstance(v, tuple):
         return tuple(to_device(x) for x in v)
     if type(v).__module__.startswith("scipy.signal") and hasattr(v, "_as_ss"):
-        from . import _ltisys  # (cycle: the system classes are built on this module)
+        from . import _ltisys  # cycle: the system classes are built on this module
 
         return _ltisys.wrap(v)
     return v

@@ -25,6 +25,7 @@ from ..._core.ndarray import ndarray as _ndarray
 from ...cuda import device as _device
 from ..ndimage._tables import constant_table as _constant_table
 from . import _spectral_fused as _fused
+from ...cuda import caches as _caches
 
 __all__ = ["key", "plan_for", "PsdPlan"]
 
@@ -32,6 +33,7 @@ _FLOATS = (numpy.dtype(numpy.float32), numpy.dtype(numpy.float64))
 # plans by key (`key`): a PsdPlan, or None where the call takes the general path (decided once).
 # Up to _KEEP keys, then forgotten together.
 _plans: dict = {}
+_caches.register("signal psd plans", _plans)
 _KEEP = 256
 
 

@@ -32,6 +32,7 @@ from . import _filtering
 from . import _lfilter
 from . import _psd_plan
 from . import _spectral_fused as _fused
+from ...cuda import caches as _caches
 
 __all__ = ["periodogram", "welch", "csd", "coherence", "spectrogram", "stft", "istft"]
 
@@ -456,6 +457,7 @@ def spectrogram(x, fs=1.0, window=("tukey_periodic", 0.25), nperseg=None, noverl
 # stft's plans by argument key (`_stft_key`): `_fused.StftPlan`, or None where the call takes the
 # general path (checked once). Up to _STFT_KEEP keys, then forgotten together.
 _stft_plans: dict = {}
+_caches.register("signal stft plans", _stft_plans)
 _STFT_KEEP = 256
 
 

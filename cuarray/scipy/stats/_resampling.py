@@ -18,6 +18,7 @@ from ..._logic.content import isnan
 from ..._math.misc import abs as abs_
 from ..._math.sums import sum as sum_
 from ..._sorting.searching import where
+from ..._manipulation.joining import concatenate
 
 __all__ = ["is_method", "independent_pvalue"]
 
@@ -106,7 +107,6 @@ def independent_pvalue(x, y, statistic, method, alternative, observed):
     rows = max(x.shape[0], 1)
     step = max(1, _BLOCK // (rows * n))
     if kind == "permutation":
-        from ..._manipulation.joining import concatenate  # reason: only the permutation path pools
         pooled = concatenate((x, y), axis=-1)
         gen, total, exact = _permutations(n1, n, method)
         while True:

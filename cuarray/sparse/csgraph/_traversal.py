@@ -44,7 +44,7 @@ from ..._statistics.histograms import bincount
 from ...cuda import device as _device
 from ...cuda.kernel_family import KernelFamily
 from .. import _canonical as canon
-from .._base import issparse
+from .._sputils import issparse
 from . import _plan as plan
 
 __all__ = ["connected_components"]

@@ -26,7 +26,7 @@ from ..._creation.basic import empty
 from ..._creation.from_data import ascontiguousarray
 from ..._core.transfer import from_host, to_host
 from ...cuda.libs import cudss as _cudss
-from .._base import issparse
+from .._sputils import issparse
 from .._format_csc import csc_matrix
 from .._format_csr import csr_matrix
 

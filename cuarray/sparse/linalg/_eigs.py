@@ -20,7 +20,7 @@ from ..._creation.from_data import asarray
 from ..._creation.matrices import eye
 from ...linalg._solve import inv as dense_inv
 from ...linalg._decomp import eig as dense_eig
-from .._base import issparse
+from .._sputils import issparse
 from .._construct import eye_array
 from ._arnoldi import arnoldi_eigs
 from ._arpack_errors import no_convergence

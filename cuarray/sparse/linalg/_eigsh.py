@@ -21,7 +21,7 @@ from ..._math.complex import real
 from ..._core.ndarray import ndarray
 from ...linalg._decomp import eigh as eigh_dense
 from ...linalg._matmul import matmul
-from .._base import issparse
+from .._sputils import issparse
 from ._arnoldi import arnoldi_step, random_direction
 from ._arpack_errors import arpack_error, no_convergence
 from ._eigs import dense_eig_fallback, shift_invert_op, solver_dtype, start_vector

@@ -26,7 +26,7 @@ from ..._math.misc import absolute
 from ..._math.sums import sum as sum_
 from ..._statistics.order import max as max_
 from ...linalg._decomp import qr
-from .._base import issparse
+from .._sputils import issparse
 from .._construct import eye_array
 from ._interface import LinearOperator, aslinearoperator
 from ._onenormest import exact_onenorm, onenormest

@@ -21,7 +21,7 @@ from ..._creation.basic import zeros
 from ..._manipulation.joining import stack
 from ..._manipulation.transpose import swapaxes
 from ..._math.complex import conj
-from .._base import issparse
+from .._sputils import issparse
 
 __all__ = ["LinearOperator", "aslinearoperator"]
 

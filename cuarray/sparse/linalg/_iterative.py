@@ -21,7 +21,7 @@ from ..._math.complex import conj, real
 from ..._math.misc import absolute, sqrt
 from ...linalg._matmul import matmul
 from ...linalg._products import vdot
-from .._base import issparse
+from .._sputils import issparse
 from .._matmul import spmv
 from . import _kernels
 from ._interface import IdentityOperator, MatrixLinearOperator, aslinearoperator

@@ -30,7 +30,7 @@ from ..._manipulation.joining import concatenate
 from ..._math.complex import conj
 from ..._math.misc import absolute, sqrt
 from ..._math.sums import sum as sum_
-from .._base import issparse
+from .._sputils import issparse
 from ._interface import LinearOperator
 
 __all__ = ["lobpcg"]

@@ -30,7 +30,8 @@ from ..._math.explog import exp
 from ..._math.misc import absolute
 from ...linalg._matmul import matmul
 from ...linalg._solve import solve as dense_solve
-from .._base import issparse, sparray
+from .._base import sparray
+from .._sputils import issparse
 from .._construct import eye_array
 from .._format_csc import csc_array, csc_matrix
 from .._format_csr import csr_array, csr_matrix

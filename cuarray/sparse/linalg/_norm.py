@@ -15,7 +15,7 @@ from ..._math.arithmetic import multiply, power
 from ..._math.misc import absolute, sqrt
 from ..._math.sums import sum as sum_
 from ..._statistics.order import max as max_, min as min_
-from .._base import issparse
+from .._sputils import issparse
 from ._svds import svds
 
 __all__ = ["norm"]

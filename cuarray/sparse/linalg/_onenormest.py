@@ -24,7 +24,7 @@ from ..._math.sums import sum as sum_
 from ..._sorting.sorting import argsort
 from ..._statistics.order import max as max_
 from ...linalg._matmul import matmul
-from .._base import issparse
+from .._sputils import issparse
 from ._interface import aslinearoperator
 
 __all__ = ["onenormest", "exact_onenorm"]

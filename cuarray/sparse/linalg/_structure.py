@@ -16,7 +16,7 @@ import numpy
 from ..._manipulation.joining import stack
 from ..._math.arithmetic import subtract
 from ..._statistics.order import max as max_, min as min_
-from .._base import issparse
+from .._sputils import issparse
 from .._format_csr import csr_array
 from ._direct import SparseEfficiencyWarning
 

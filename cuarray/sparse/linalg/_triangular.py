@@ -14,7 +14,7 @@ from ..._creation.basic import empty
 from ..._logic.comparison import equal
 from ..._logic.truth import any as any_
 from .. import _sputils
-from .._base import issparse
+from .._sputils import issparse
 from .._matmul import _cusparse, _descr
 
 __all__ = ["spsolve_triangular"]
