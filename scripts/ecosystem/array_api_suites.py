@@ -73,6 +73,9 @@ def parse_junit(path: str) -> dict:
             row["failures"].append(tid)
             bad = case.find("failure") if case.find("failure") is not None else err
             row.setdefault("messages", {})[tid] = (bad.get("message") or "")[:240]
+            where = library_frame(bad.text or "")
+            if where:
+                row.setdefault("where", {})[tid] = where
         else:
             row["passed"] += 1
             row["passes"].append(tid)
@@ -80,6 +83,28 @@ def parse_junit(path: str) -> dict:
     if uncollected:
         result["uncollected"] = uncollected
     return result
+
+
+_FRAME = re.compile(r"((?:scipy|sklearn)/[\w/]+\.py):(\d+)")
+LIMIT = "Implicit conversion to a NumPy array"
+
+
+def library_frame(traceback: str) -> str | None:
+    """The last SciPy or scikit-learn source line (not a test file) in a failure's traceback: where
+    the library handed our array to NumPy, for the list of the suites' own limits."""
+    frames = [m for m in _FRAME.finditer(traceback) if "/tests/" not in m.group(1)]
+    return "{}:{}".format(*frames[-1].groups()) if frames else None
+
+
+def limits(module_result: dict, ours="cuarray") -> dict:
+    """{library line: [test ids]} of `ours`'s failures that are the library converting our arrays
+    with NumPy (cuarray's TypeError for an implicit device-to-host copy is the correct answer)."""
+    r = module_result.get(ours, {})
+    out = collections.defaultdict(list)
+    for tid, msg in r.get("messages", {}).items():
+        if LIMIT in msg:
+            out[r.get("where", {}).get(tid, "?")].append(tid)
+    return dict(out)
 
 
 def gaps(module_result: dict, ours="cuarray", peers=("cupy", "torch")) -> list:
@@ -134,6 +159,11 @@ def report(data: dict) -> str:
             if listed:
                 lines.append("\n### {}.{}: pass on CuPy or PyTorch, fail on cuarray".format(suite, module))
                 lines += ["- `{}`".format(t.format("cuarray")) for t in listed]
+            lim = limits(m["results"])
+            if lim:
+                lines.append("\n### {}.{}: the library converts cuarray arrays with NumPy ({} tests)".format(
+                    suite, module, sum(map(len, lim.values()))))
+                lines += ["- `{}`: {} tests".format(w, len(t)) for w, t in sorted(lim.items(), key=lambda kv: -len(kv[1]))]
             for file, reason in m["results"].get("uncollected", []):
                 lines.append("- not collected: `{}`: {}".format(file, reason))
         lines.append("")

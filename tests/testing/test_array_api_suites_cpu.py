@@ -37,6 +37,10 @@ _JUNIT = """<?xml version="1.0"?><testsuites><testsuite>
 <testcase classname="scipy.special.tests.test_a" name="test_g[cuarray]"><skipped/></testcase>
 <testcase classname="scipy.special.tests.test_a" name="test_h[torch]"><failure message="y"/></testcase>
 <testcase classname="scipy.special.tests.test_a" name="test_h[cuarray]"><error message="z"/></testcase>
+<testcase classname="scipy.special.tests.test_a" name="test_k[cuarray]"><failure message="TypeError: Implicit conversion to a NumPy array is not allowed.">scipy/special/tests/test_a.py:10: in test_k
+scipy/special/_logsumexp.py:120: in logsumexp
+    a = np.asarray(a)
+cuarray/_core/ndarray.py:420: TypeError</failure></testcase>
 <testcase classname="" name="scipy.special.tests.test_b"><error message="ImportError">E   ImportError: no</error></testcase>
 </testsuite></testsuites>"""
 
@@ -45,13 +49,15 @@ def test_junit_counts_per_backend_and_the_gaps(tmp_path):
     path = tmp_path / "j.xml"
     path.write_text(_JUNIT)
     r = suites.parse_junit(str(path))
-    assert (r["cuarray"]["passed"], r["cuarray"]["failed"], r["cuarray"]["skipped"]) == (0, 2, 1)
+    assert (r["cuarray"]["passed"], r["cuarray"]["failed"], r["cuarray"]["skipped"]) == (0, 3, 1)
+    assert suites.limits(r) == {"scipy/special/_logsumexp.py:120": ["scipy.special.tests.test_a::test_k[{}]"]}
     assert (r["numpy"]["passed"], r["cupy"]["passed"], r["torch"]["failed"]) == (1, 1, 1)
     assert r["uncollected"] == [["scipy.special.tests.test_b", "ImportError: no"]]
     # test_f passes on CuPy and fails on cuarray; test_h fails on both peers: not a gap
     assert suites.gaps(r) == ["scipy.special.tests.test_a::test_f[float32-{}]"]
     text = suites.report({"scipy": {"special": {"results": r, "seconds": 1.0}}})
     assert "| special |" in text and "test_f[float32-cuarray]" in text and "test_h" not in text
+    assert "`scipy/special/_logsumexp.py:120`: 1 tests" in text
 
 
 def _conftest(array_api=True):
