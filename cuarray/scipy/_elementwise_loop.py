@@ -124,7 +124,11 @@ def initialize(func, xs, args, fn, kwargs=None, preserve_shape=None):
     xs = [reshape(astype(x, xfat, copy=True), (-1,)) for x in xs]
     fs = [reshape(astype(f, xfat, copy=True), (-1,)) for f in fs]
     args = [reshape(copy(a), (-1,)) for a in args]
-    return func, xs, fs, args, shape, xfat
+
+    def checked(x, *args, func=func):
+        return as_array(func(x, *args), fn)
+
+    return checked, xs, fs, args, shape, xfat
 
 
 def _ndim(v):
@@ -159,7 +163,7 @@ def loop(work, callback, shape, maxiter, func, args, dtype, steps, res_work_pair
         x_shape = tuple(x.shape)
         if preserve_shape:
             x = reshape(x, shape + (-1,))
-        f = astype(as_array(func(x, *work.args), "the function's value"), dtype, copy=False)
+        f = astype(func(x, *work.args), dtype, copy=False)
         if preserve_shape:
             x = reshape(x, x_shape)
             f = reshape(f, x_shape)
@@ -196,7 +200,7 @@ def _check_termination(work, res, res_work_pairs, active, check_termination, pre
     n_keep = int(keep.shape[0])
     if n_keep < int(active.shape[0]):
         # the running problems are written too; their entries are rewritten when they finish
-        _update_active(work, res, res_work_pairs, active, preserve_shape)
+        _update_active(work, res, res_work_pairs, active, preserve_shape, in_place=True)
         active = take(active, keep)
         for key, val in list(work.items()):
             if key in ("args", "n") or _ndim(val) == 0:
@@ -206,15 +210,17 @@ def _check_termination(work, res, res_work_pairs, active, check_termination, pre
     return active, n_keep
 
 
-def _update_active(work, res, res_work_pairs, active, preserve_shape):
-    """res's entries of the problems `active` (indices, or a mask in preserve_shape mode) from work."""
+def _update_active(work, res, res_work_pairs, active, preserve_shape, in_place=False):
+    """res's entries of the problems `active` (indices, or a mask in preserve_shape mode) from work;
+    `in_place` writes into the loop's own arrays, else into copies (a callback's or the final
+    result must not share them)."""
     update = {key1: work[key2] for key1, key2 in res_work_pairs}
     update["success"] = work.status == 0
     for key, val in update.items():
         if preserve_shape:
             res[key] = where(active, val, res[key])
         else:
-            target = copy(res[key])
+            target = res[key] if in_place else copy(res[key])
             target[active] = val
             res[key] = target
 

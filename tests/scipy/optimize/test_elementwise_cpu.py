@@ -183,3 +183,23 @@ def test_signature(name):
         got = got.replace(parameters=[p for p in got.parameters.values() if p.name != "kwargs"])
     assert got == inspect.signature(getattr(se, name))
     assert sorted(ce.__all__) == sorted(se.__all__)
+
+
+def test_one_host_read_an_iteration():
+    # the loop's reads of the device: flatnonzero (whose size is read back) and to_host; each
+    # iteration makes one, plus one for the termination test before the first iteration
+    import cuarray.scipy.optimize as optimize
+    from cuarray.scipy import _elementwise_loop
+    from cuarray.scipy.optimize import _bracket, _chandrupatla
+    from cuarray.testing.fake_device import host_packages
+    from elementwise_host import standins
+
+    reads = []
+    loop = standins(_elementwise_loop)
+    loop["flatnonzero"] = lambda a: reads.append("flatnonzero") or np.flatnonzero(a)
+    loop["to_host"] = lambda a: reads.append("to_host") or np.asarray(a)
+    copies = host_packages([optimize], {_elementwise_loop: loop, _bracket: standins(_bracket),
+                                        _chandrupatla: standins(_chandrupatla)})
+    p = np.random.default_rng().random(50) * 4 - 2
+    res = copies[optimize].elementwise.find_root(cubic, (-3., 3.), args=(p,))
+    assert res.success.all() and len(reads) == res.nit.max() + 1, (reads, res.nit.max())
