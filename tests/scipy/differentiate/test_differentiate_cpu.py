@@ -73,8 +73,9 @@ def test_derivative_callback_stops_as_scipys(host_differentiate):
         return callback
 
     got, ref = [], []
-    res = host_differentiate.derivative(np.log, x, callback=recorder(got))
-    want = sd.derivative(np.log, x, callback=recorder(ref))
+    with np.errstate(invalid="ignore"):  # the first steps reach below 0
+        res = host_differentiate.derivative(np.log, x, callback=recorder(got))
+        want = sd.derivative(np.log, x, callback=recorder(ref))
     assert len(got) == len(ref) == 3
     for g, r in zip(got, ref):
         same(g, r)
