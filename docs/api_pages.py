@@ -50,6 +50,8 @@ NAMESPACES = [
     ("cuarray.scipy.spatial", "cuarray.scipy.spatial", "scipy.spatial: KDTree, ConvexHull, Delaunay, Voronoi, SphericalVoronoi, HalfspaceIntersection, Rectangle, the plot helpers and the module's helpers."),
     ("cuarray.scipy.spatial.distance", "cuarray.scipy.spatial.distance", "scipy.spatial.distance."),
     ("cuarray.scipy.spatial.transform", "cuarray.scipy.spatial.transform", "scipy.spatial.transform."),
+    ("cuarray.scipy.optimize.elementwise", "cuarray.scipy.optimize.elementwise", "scipy.optimize.elementwise: find_root, find_minimum, bracket_root, bracket_minimum."),
+    ("cuarray.scipy.differentiate", "cuarray.scipy.differentiate", "scipy.differentiate: derivative, jacobian, hessian."),
     ("cuarray.cuda", "cuarray.cuda: the runtime", "Devices, streams, events, memory pools, kernels (cupy.cuda)."),
     ("cuarray.cuda.runtime", "cuarray.cuda.runtime", "CuPy's runtime functions."),
     ("cuarray.cuda.memory_hooks", "cuarray.cuda.memory_hooks", "Memory hooks (cupy.cuda.memory_hooks)."),
