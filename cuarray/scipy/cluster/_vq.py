@@ -142,7 +142,7 @@ def _lloyd(obs2, book, thresh, squeeze):
     while diff > thresh:
         code, dist = _nearest(obs2, book, True)
         means, has = _means(obs2, code, book.shape[0])
-        state = to_host(concatenate([mean(dist).astype(numpy.float64)[None], has.astype(numpy.float64)]))
+        state = to_host(concatenate([mean(dist).astype(numpy.float64).reshape(1), has.astype(numpy.float64)]))
         avg, keep = state[0], state[1:] > 0
         book = means if keep.all() else take(means, as_parameter(numpy.flatnonzero(keep), "kmeans"), axis=0)
         diff, prev = abs(prev - avg), avg
