@@ -40,7 +40,7 @@ def test_vq_and_whiten(host_cluster, shape):
     # ours is |x - c| itself; SciPy's (|x|^2 + |c|^2 - 2 x.c for 5 or more features) cancels
     x2, b2 = x.reshape(len(x), -1), book.reshape(len(book), -1)
     np.testing.assert_allclose(dist, np.sqrt(((x2 - b2[code]) ** 2).sum(axis=1)), rtol=1e-15, atol=0)
-    np.testing.assert_allclose(dist, ref_dist, rtol=1e-13, atol=np.sqrt(np.finfo(x.dtype).eps) * np.abs(x).max())
+    np.testing.assert_allclose(dist, ref_dist, rtol=1e-13, atol=np.sqrt(4 * x2.shape[1] * np.finfo(x.dtype).eps) * np.abs(x).max())
     assert code.dtype == np.int32
     np.testing.assert_allclose(host_cluster.vq.whiten(x), sv.whiten(x), rtol=1e-14)
 

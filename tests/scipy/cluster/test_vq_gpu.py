@@ -56,7 +56,7 @@ def test_vq(dt, shape, k):
     exact = np.sqrt(((x2 - b2[code.get()]) ** 2).sum(axis=1))
     np.testing.assert_allclose(dist.get(), exact, rtol=TOL[dt], atol=TOL[dt])
     np.testing.assert_allclose(dist.get()[ok], ref_dist[ok], rtol=TOL[dt],
-                               atol=np.sqrt(np.finfo(dt).eps) * np.abs(x).max())
+                               atol=np.sqrt(4 * x2.shape[1] * np.finfo(dt).eps) * np.abs(x).max())
     np.testing.assert_allclose(cv.whiten(G(x)).get(), sv.whiten(x), rtol=TOL[dt] * 10)
 
 
