@@ -17,9 +17,16 @@ def _vq_standins():
         bincount_known=lambda x, w, n: np.bincount(x, w, minlength=n))
 
 
+def _hierarchy_standins():
+    import scipy.spatial.distance
+
+    return dict(as_array=lambda x, fn: np.asarray(x), to_host=np.asarray, asarray=np.asarray, all_=np.all,
+                absolute=np.abs, pdist=scipy.spatial.distance.pdist)
+
+
 @pytest.fixture(scope="module")
 def host_cluster():
     from cuarray.scipy import cluster
-    from cuarray.scipy.cluster import _vq
+    from cuarray.scipy.cluster import _hierarchy, _vq
 
-    return host_packages([cluster], {_vq: _vq_standins()})[cluster]
+    return host_packages([cluster], {_vq: _vq_standins(), _hierarchy: _hierarchy_standins()})[cluster]
