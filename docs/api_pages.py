@@ -50,6 +50,8 @@ NAMESPACES = [
     ("cuarray.scipy.spatial", "cuarray.scipy.spatial", "scipy.spatial: KDTree, ConvexHull, Delaunay, Voronoi, SphericalVoronoi, HalfspaceIntersection, Rectangle, the plot helpers and the module's helpers."),
     ("cuarray.scipy.spatial.distance", "cuarray.scipy.spatial.distance", "scipy.spatial.distance."),
     ("cuarray.scipy.spatial.transform", "cuarray.scipy.spatial.transform", "scipy.spatial.transform."),
+    ("cuarray.scipy.cluster.vq", "cuarray.scipy.cluster.vq", "scipy.cluster.vq: whiten, vq, kmeans, kmeans2."),
+    ("cuarray.scipy.cluster.hierarchy", "cuarray.scipy.cluster.hierarchy", "scipy.cluster.hierarchy: linkage and the functions of a linkage matrix."),
     ("cuarray.cuda", "cuarray.cuda: the runtime", "Devices, streams, events, memory pools, kernels (cupy.cuda)."),
     ("cuarray.cuda.runtime", "cuarray.cuda.runtime", "CuPy's runtime functions."),
     ("cuarray.cuda.memory_hooks", "cuarray.cuda.memory_hooks", "Memory hooks (cupy.cuda.memory_hooks)."),
