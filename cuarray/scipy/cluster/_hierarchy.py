@@ -15,6 +15,7 @@ import numpy
 from ..._core.host_input import as_array
 from ..._core.transfer import to_host
 from ..._creation.from_data import asarray
+from ..._logic.content import isfinite
 from ..._logic.truth import all as all_
 from ..._math.misc import absolute
 from ..spatial._distance_pair import pdist
@@ -24,6 +25,7 @@ __all__ = ["linkage", "fcluster", "cophenet", "inconsistent", "is_valid_linkage"
 _METHODS = ("single", "complete", "average", "weighted", "centroid", "median", "ward")
 _EUCLIDEAN = ("centroid", "median", "ward")
 _F8 = numpy.dtype(numpy.float64)
+_NOT_FINITE = "The condensed distance matrix must contain only finite values."
 
 
 def _host_hierarchy():
@@ -64,6 +66,9 @@ def linkage(y, method="single", metric="euclidean", optimal_ordering=False):
 
             warnings.warn("The symmetric non-negative hollow observation matrix looks suspiciously like an "
                           "uncondensed distance matrix", h.ClusterWarning, stacklevel=2)
+        # SciPy finds a NaN or inf observation in the distances; ours clamp at 0, so look here
+        if y.size and not bool(to_host(all_(isfinite(y)))):
+            raise ValueError(_NOT_FINITE)
         y = pdist(y, metric)
     elif y.ndim != 1:
         raise ValueError("`y` must be 1 or 2 dimensional.")

@@ -75,6 +75,8 @@ def _nearest(obs2, cb2, want_dist):
     """(codes int32, distances or None) of the (n, d) observations against the (k, d) codes, both
     of one float dtype, in chunks of rows; the first of equal distances wins, as in SciPy."""
     n, k = obs2.shape[0], cb2.shape[0]
+    if n == 0:
+        return zeros((0,), dtype=numpy.int32), (zeros((0,), dtype=obs2.dtype) if want_dist else None)
     cn = (cb2 * cb2).sum(axis=1)
     rows = _rows_per_chunk(k, obs2.dtype.itemsize)
     codes, dists = [], []
@@ -172,6 +174,7 @@ def kmeans(obs, k_or_guess, iter=20, thresh=1e-5, check_finite=True, *, rng=None
         raise ValueError("ndim different than 1 or 2 are not supported")
     squeeze = obs.ndim == 1
     obs2 = obs[:, None] if squeeze else obs
+    obs2 = obs2 if obs2.dtype.kind == "f" else obs2.astype(numpy.float64)
     if size != 1:
         if size < 1:
             raise ValueError(f"Asked for 0 clusters. Initial book was {guess}")

@@ -74,6 +74,23 @@ def test_kmeans_is_scipys(host_cluster):
     np.testing.assert_allclose(got[1], ref[1], rtol=1e-12)
 
 
+def test_empty_observations(host_cluster):
+    book = np.random.default_rng().random((3, 2))
+    code, dist = host_cluster.vq.vq(book[:0], book)
+    ref_code, ref_dist = sv.vq(book[:0], book)
+    assert code.shape == ref_code.shape == (0,) and code.dtype == ref_code.dtype and dist.dtype == ref_dist.dtype
+
+
+def test_integer_observations(host_cluster):
+    x = np.random.default_rng().integers(0, 50, (30, 2))
+    code, dist = host_cluster.vq.vq(x, x[:3])
+    ref_code, ref_dist = sv.vq(x, x[:3])
+    np.testing.assert_array_equal(code, ref_code)
+    assert code.dtype == ref_code.dtype and dist.dtype == ref_dist.dtype
+    book, avg = host_cluster.vq.kmeans(x, 3, iter=2, rng=5)
+    assert book.dtype == np.float64 and np.isfinite(avg)
+
+
 def test_empty_cluster(host_cluster):
     x = np.array([[0.0, 0.0], [0.1, 0.0], [5.0, 5.0]])
     book = np.array([[0.0, 0.0], [100.0, 100.0], [5.0, 5.0]])
