@@ -136,19 +136,26 @@ def vq(obs, code_book, check_finite=True):
     return (code.astype(numpy.int64) if integer else code), dist
 
 
+def _assign(obs2, book):
+    """`vq`'s step: both in their common dtype (a float64 guess widens only this comparison: the
+    centroids are means in the observations' dtype, as SciPy's)."""
+    ct = numpy.result_type(obs2.dtype, book.dtype)
+    return _nearest(obs2.astype(ct, copy=False), book.astype(ct, copy=False), True)
+
+
 def _lloyd(obs2, book, thresh, squeeze):
     """SciPy's `_kmeans`: Lloyd's steps until the mean distortion changes by at most `thresh`,
     empty codes dropped; one host read a step (the distortion and which codes kept members)."""
     prev = numpy.inf
     diff = numpy.inf
     while diff > thresh:
-        code, dist = _nearest(obs2, book, True)
+        code, dist = _assign(obs2, book)
         means, has = _means(obs2, code, book.shape[0])
         state = to_host(concatenate([mean(dist).astype(numpy.float64).reshape(1), has.astype(numpy.float64)]))
         avg, keep = state[0], state[1:] > 0
         book = means if keep.all() else take(means, as_parameter(numpy.flatnonzero(keep), "kmeans"), axis=0)
         diff, prev = abs(prev - avg), avg
-    _, dist = _nearest(obs2, book, True)
+    _, dist = _assign(obs2, book)
     avg = mean(dist)
     return (book[:, 0] if squeeze else book), avg
 
@@ -178,9 +185,8 @@ def kmeans(obs, k_or_guess, iter=20, thresh=1e-5, check_finite=True, *, rng=None
     if size != 1:
         if size < 1:
             raise ValueError(f"Asked for 0 clusters. Initial book was {guess}")
-        o2, g2 = _as_rows(obs, guess)
-        ct = numpy.result_type(o2.dtype, g2.dtype, numpy.float32 if o2.dtype.itemsize < 8 else numpy.float64)
-        return _lloyd(o2.astype(ct), g2.astype(ct), thresh, squeeze)
+        _, g2 = _as_rows(obs, guess)
+        return _lloyd(obs2, g2 if g2.dtype.kind == "f" else g2.astype(numpy.float64), thresh, squeeze)
     value = guess if isinstance(guess, int) else to_host(guess).reshape(()).item()
     k = int(value)
     if k != value:

@@ -72,6 +72,10 @@ def test_kmeans_is_scipys(host_cluster):
     got, ref = host_cluster.vq.kmeans(x, guess), sv.kmeans(x, guess)
     np.testing.assert_allclose(got[0], ref[0], rtol=1e-12)
     np.testing.assert_allclose(got[1], ref[1], rtol=1e-12)
+    # float32 observations, a float64 guess: the centroids are float32 means, as SciPy's
+    got, ref = host_cluster.vq.kmeans(x.astype(np.float32), guess), sv.kmeans(x.astype(np.float32), guess)
+    assert got[0].dtype == ref[0].dtype == np.float32
+    np.testing.assert_allclose(got[0], ref[0], rtol=1e-5)
 
 
 def test_empty_observations(host_cluster):
