@@ -10,7 +10,7 @@ from cuarray.bench.cases import cluster as C
 
 
 def test_case_is_in_its_group():
-    assert [c.id for c in cases.select(groups=["cluster"])] == ["cluster-kmeans2"]
+    assert [c.id for c in cases.select(groups=["cluster"])] == ["cluster-kmeans2", "cluster-linkage"]
     assert C.kmeans2.timing == "process" and set(C.kmeans2.setups) == {"cuarray", "numpy"}
 
 
@@ -22,3 +22,8 @@ def test_host_setup_runs_scaled(monkeypatch):
     monkeypatch.setattr(C.time, "perf_counter", lambda: next(ticks))
     out = C.kmeans2.setups["numpy"](np, 1, None)()
     assert out == {"time_s": 5.0}
+
+
+def test_host_linkage_setup_runs():
+    z = C.linkage.setups["numpy"](np, 50, "ward")()
+    assert z.shape == (49, 4) and z[-1, 3] == 50

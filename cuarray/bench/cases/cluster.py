@@ -3,7 +3,9 @@ clusters from a given code book (minit='matrix', 10 Lloyd steps, missing='warn')
 the host. SciPy runs 10^5 of the observations and its time is scaled by 100 (a Lloyd step is linear
 in the observations: one nearest-code pass and one centroid pass), so the row costs seconds, not
 minutes. Each call returns the code book and the labels, as a user's call does (cuarray reads one
-flag a step: whether a cluster went empty)."""
+flag a step: whether a cluster went empty). And hierarchy.linkage of 8000 observations against SciPy:
+the share of the time the device's distance matrix saves, the agglomeration being SciPy's host loop
+in both columns."""
 
 from __future__ import annotations
 
@@ -49,3 +51,23 @@ def _(xp, runs, param):
         return {"time_s": (time.perf_counter() - t) * (HOST_SHARE if host else 1)}
 
     return run
+
+
+LINKAGE_N = 8000
+
+linkage = register(
+    "cluster-linkage", group="cluster",
+    description="hierarchy.linkage(x, method) of 8000 float64 observations in 16-D (cuarray: distances on the "
+                "device, one copy of the condensed matrix, SciPy's agglomeration on the host)",
+    size=LINKAGE_N, quick=2000, params=("single", "average", "ward"), param_label=lambda p: p, timing="host",
+)
+
+
+@linkage.setup("cuarray", "numpy")
+def _(xp, n, method):
+    x = random_array(xp, (n, 16), "float64", seed=62)
+    if getattr(xp, "__name__", "") == "numpy":
+        from scipy.cluster import hierarchy
+    else:
+        from cuarray.scipy.cluster import hierarchy
+    return lambda: hierarchy.linkage(x, method)
