@@ -31,7 +31,6 @@ from ..._statistics.averages import mean, std
 from ..._statistics.correlating import cov
 from ..._statistics.histograms import bincount_known
 from ...linalg._decomp import cholesky
-from ...linalg._svd import svd
 from .._rng import check_random_state, rng_transition
 
 __all__ = ["ClusterError", "whiten", "vq", "kmeans", "kmeans2"]
@@ -209,9 +208,11 @@ def _krandinit(data, k, rng):
     if data.ndim == 1:
         x = as_parameter(rng.standard_normal(size=k), "kmeans2") * sqrt(cov(data))
     elif data.shape[1] > data.shape[0]:
-        _, s, vh = svd(data - mu, full_matrices=False)
-        x = as_parameter(rng.standard_normal(size=(k, s.size)), "kmeans2")
-        x = x @ (s[:, None] * vh / numpy.sqrt(data.shape[0] - 1.0))
+        # fewer observations than features (a small matrix): LAPACK's SVD on the host, whose signs
+        # of the singular vectors SciPy's draw depends on (cuSOLVER may flip them)
+        _, s, vh = numpy.linalg.svd(to_host(data - mu), full_matrices=False)
+        x = rng.standard_normal(size=(k, s.size)) @ (s[:, None] * vh / numpy.sqrt(data.shape[0] - 1.0))
+        x = as_parameter(x, "kmeans2")
     else:
         c = cov(data.T).reshape(data.shape[1], data.shape[1])
         x = as_parameter(rng.standard_normal(size=(k, mu.size)), "kmeans2") @ cholesky(c).T

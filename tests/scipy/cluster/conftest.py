@@ -13,7 +13,7 @@ def _vq_standins():
         as_array=lambda x, fn: np.asarray(x), as_parameter=lambda x, fn: np.asarray(x), to_host=np.asarray,
         zeros=np.zeros, arange=np.arange, take=np.take, isfinite=np.isfinite, all_=np.all,
         concatenate=np.concatenate, sqrt=np.sqrt, cumsum=np.cumsum, where=np.where, searchsorted=np.searchsorted,
-        mean=np.mean, std=np.std, cov=np.cov, cholesky=np.linalg.cholesky, svd=np.linalg.svd,
+        mean=np.mean, std=np.std, cov=np.cov, cholesky=np.linalg.cholesky,
         bincount_known=lambda x, w, n: np.bincount(x, w, minlength=n))
 
 
