@@ -52,6 +52,8 @@ NAMESPACES = [
     ("cuarray.scipy.spatial.transform", "cuarray.scipy.spatial.transform", "scipy.spatial.transform."),
     ("cuarray.scipy.optimize.elementwise", "cuarray.scipy.optimize.elementwise", "scipy.optimize.elementwise: find_root, find_minimum, bracket_root, bracket_minimum."),
     ("cuarray.scipy.differentiate", "cuarray.scipy.differentiate", "scipy.differentiate: derivative, jacobian, hessian."),
+    ("cuarray.scipy.cluster.vq", "cuarray.scipy.cluster.vq", "scipy.cluster.vq: whiten, vq, kmeans, kmeans2."),
+    ("cuarray.scipy.cluster.hierarchy", "cuarray.scipy.cluster.hierarchy", "scipy.cluster.hierarchy: linkage and the functions of a linkage matrix."),
     ("cuarray.cuda", "cuarray.cuda: the runtime", "Devices, streams, events, memory pools, kernels (cupy.cuda)."),
     ("cuarray.cuda.runtime", "cuarray.cuda.runtime", "CuPy's runtime functions."),
     ("cuarray.cuda.memory_hooks", "cuarray.cuda.memory_hooks", "Memory hooks (cupy.cuda.memory_hooks)."),
