@@ -7,3 +7,4 @@ from ._quadrature import newton_cotes as newton_cotes
 from ._quadrature import romb as romb
 from ._quadrature import simpson as simpson
 from ._quadrature import trapezoid as trapezoid
+from ._tanhsinh import tanhsinh as tanhsinh

@@ -10,7 +10,7 @@ import pytest
 
 from cuarray.testing.fake_device import host_packages
 
-MODULES = ["_quadrature"]
+MODULES = ["_quadrature", "_tanhsinh"]
 
 
 def standins_of(module):
