@@ -138,10 +138,8 @@ def _prepare(f, a, b, args, kwargs, preserve_shape):
     fc = as_array(f(c, *args), "scipy.integrate.tanhsinh")
     fshape = fc.shape
     if preserve_shape:
-        user_f = f
-
-        def f(x, *all_args):
-            return user_f(x[(0,) * (len(fshape) - len(shape))], *all_args)
+        def f(x, *all_args, user_f=f, lead=(0,) * (len(fshape) - len(shape))):  # bound now: shape changes
+            return user_f(x[lead], *all_args)
         shape = numpy.broadcast_shapes(fshape, shape)
         a, b, c = (broadcast_to(v, shape) for v in (a, b, c))
         args = [broadcast_to(v, shape) for v in args]
@@ -181,7 +179,7 @@ def tanhsinh(f, a, b, *, args=(), kwargs=None, log=False, maxlevel=None, minleve
 
     # level 0 of SciPy's loop: equal limits converge at once, a NaN start is a value error
     done = (a == b) | _invalid(s.Sn, log)
-    s.Sn = where(a == b, where(isnan(s.Sn), numpy.nan, zero), s.Sn)
+    s.Sn = where((a == b) & ~isnan(s.Sn), zero, s.Sn)
     s.aerr = where(a == b, s.Sn, s.aerr)
     s.stop(where(a == b, _CONVERGED, _VALUE_ERROR), done, nit=0, nfev=1)
     nfev, level, nit = 1, minlevel, 0
@@ -368,7 +366,7 @@ class _State:
             integral = integral + negative * (numpy.pi * 1.0j)
         else:
             integral = where(negative, -integral, integral)
-        maxlevel = where(r["nit"] == 0, -1, minlevel + r["nit"] - 1).astype(numpy.int32)
+        maxlevel = where(r["nit"] == 0, -1, minlevel + r["nit"] - 1).astype(numpy.int64)  # SciPy: int64 minlevel + nit
         out = RichResult(success=r["status"] == 0, status=r["status"], integral=integral, error=r["error"],
                          nfev=r["nfev"], maxlevel=maxlevel)
         for key, val in out.items():
