@@ -8,3 +8,4 @@ from ._quadrature import romb as romb
 from ._quadrature import simpson as simpson
 from ._quadrature import trapezoid as trapezoid
 from ._tanhsinh import tanhsinh as tanhsinh
+from ._quad_vec import quad_vec as quad_vec
