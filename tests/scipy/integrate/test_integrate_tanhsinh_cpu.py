@@ -14,13 +14,14 @@ FIELDS = ["integral", "error", "success", "status", "nfev", "maxlevel"]
 pytestmark = pytest.mark.skipif(not hasattr(si, "tanhsinh"), reason="SciPy without tanhsinh")
 
 
-def same(got, want, rtol=1e-12):
+def same(got, want, rtol=1e-12, err_rtol=1e-12):
     for key in FIELDS:
         g, w = np.asarray(got[key]), np.asarray(want[key])
         assert g.shape == w.shape, (key, g.shape, w.shape)
         assert g.dtype == w.dtype, (key, g.dtype, w.dtype)
         if key == "integral" or (key == "error" and g.dtype.itemsize >= 8):
-            np.testing.assert_allclose(g, w, rtol=rtol, atol=0, equal_nan=True, err_msg=key)
+            np.testing.assert_allclose(g, w, rtol=rtol if key == "integral" else err_rtol, atol=0, equal_nan=True,
+                                       err_msg=key)
         elif key == "error":  # float32: SciPy sums the compressed batch, NumPy's pairwise order moves the
             # last bits of the estimates, whose differences the error estimate amplifies
             np.testing.assert_allclose(g, w, rtol=1e-2, atol=0, equal_nan=True, err_msg=key)
@@ -68,9 +69,11 @@ def test_singularities_nonconvergence_and_nan(host_integrate):
 def test_log_scale(host_integrate):
     rng = np.random.default_rng()
     c = rng.random(3) + 0.5
+    # the log of an error estimate: our logsumexp rounds other than scipy.special's, by an ulp the
+    # estimate's differences amplify
     same(*run(host_integrate, lambda x, c: -c * x ** 2, np.array([0.0, -np.inf, 1.0]), np.array([1.0, np.inf, 0.0]),
-              args=(c,), log=True))
-    same(*run(host_integrate, lambda x: np.log(x + 2), 0.0, 1.0, log=True, atol=-20.0))
+              args=(c,), log=True), err_rtol=1e-9)
+    same(*run(host_integrate, lambda x: np.log(x + 2), 0.0, 1.0, log=True, atol=-20.0), err_rtol=1e-9)
 
 
 def test_dtypes(host_integrate):
