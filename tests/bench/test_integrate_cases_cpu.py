@@ -16,7 +16,7 @@ from cuarray.bench.cases import integrate as C
 
 def test_registered():
     got = {c.id: c for c in cases.select(groups=["integrate"])}
-    assert set(got) == {"cumulative-simpson", "tanhsinh"}
+    assert set(got) == {"cumulative-simpson", "tanhsinh", "quad-vec"}
     for case in got.values():
         assert set(case.setups) == {"cuarray", "numpy"}
 
@@ -29,6 +29,9 @@ def test_host_setups_are_scipys_calls():
         res = C.ths.setups["numpy"](np, 100, None)()
         c = np.random.default_rng(72).uniform(0.5, 2.0, 100)
         np.testing.assert_allclose(res.integral, si.tanhsinh(lambda x, c: np.exp(-c * x * x), 0.0, 1.0, args=(c,)).integral)
+    a = np.linspace(1.0, 100.0, 50)
+    np.testing.assert_array_equal(C.qv.setups["numpy"](np, 50, None)()[0],
+                                  si.quad_vec(lambda x: np.sin(a * x) * np.exp(-x), 0.0, 10.0)[0])
 
 
 @pytest.mark.parametrize("case", [C.csimp, C.ths])
