@@ -141,7 +141,16 @@ def quad_vec(f, a, b, epsabs=1e-200, epsrel=1e-8, norm='2', cache_size=100e6,
     array (or scalar); the Gauss-Kronrod sums of each round's intervals are batched on the device
     and the round reads one small vector of norms. `workers` is accepted and unused (the device
     is the parallelism); a callable `norm` is called on device arrays and read one by one. The
-    result is a device array; `info.integrals` too."""
+    result is a device array; `info.integrals` too.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import integrate
+    >>> p = cuarray.array([1., 2.])
+    >>> integrate.quad_vec(lambda x: x ** p, 0, 1)[0]
+    array([0.5       , 0.33333333])
+    """
     a, b = float(a), float(b)
     if args:
         args = args if isinstance(args, tuple) else (args,)

@@ -142,7 +142,16 @@ def _divide_where(num, den):
 def simpson(y, x=None, *, dx=1.0, axis=-1):
     """See `scipy.integrate.simpson`. SciPy 1.18's rule: an even number of samples takes Simpson's
     rule on the first N - 3 intervals and Cartwright's correction on the last one. A few
-    elementwise passes and one sum along `axis`."""
+    elementwise passes and one sum along `axis`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import integrate
+    >>> y = cuarray.array([[1., 4., 9., 16., 25.], [0., 1., 0., 1., 0.]])
+    >>> integrate.simpson(y, dx=0.5)
+    array([20.66666667,  1.33333333])
+    """
     y = _data(y, "simpson")
     if x is not None:
         x = _data(x, "simpson")
@@ -211,7 +220,17 @@ def _cumulative_simpson_sum(y, dx, equal):
 
 def cumulative_simpson(y, *, x=None, dx=1.0, axis=-1, initial=None):
     """See `scipy.integrate.cumulative_simpson`. Two elementwise passes and one scan (`cumsum`) on
-    the device; with `x`, one read of whether `x` increases strictly (SciPy's check)."""
+    the device; with `x`, one read of whether `x` increases strictly (SciPy's check).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import integrate
+    >>> y = cuarray.array([[1., 4., 9., 16., 25.], [0., 1., 0., 1., 0.]])
+    >>> integrate.cumulative_simpson(y, dx=0.5, initial=0)
+    array([[ 0.        ,  1.16666667,  4.33333333, 10.5       , 20.66666667],
+           [ 0.        ,  0.33333333,  0.66666667,  1.        ,  1.33333333]])
+    """
     y = _data(y, "cumulative_simpson")
     y = y.astype(_floating(y.dtype), copy=False)
     shape = y.shape

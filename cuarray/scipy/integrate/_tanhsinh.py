@@ -158,7 +158,18 @@ def tanhsinh(f, a, b, *, args=(), kwargs=None, log=False, maxlevel=None, minleve
     """See `scipy.integrate.tanhsinh`. All integrals of the batch are refined together on the
     device: `f` is called at each level on every integral's abscissae (shape ``(n, m)``, or the
     broadcast shape plus ``(m,)`` with `preserve_shape`), converged ones included (their results
-    are frozen); the loop reads one flag per level. `callback` is not supported."""
+    are frozen); the loop reads one flag per level. `callback` is not supported.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import integrate
+    >>> res = integrate.tanhsinh(cuarray.exp, cuarray.array([0., 0.]), cuarray.array([1., 2.]))
+    >>> res.integral
+    array([1.71828183, 6.3890561 ])
+    >>> res.success
+    array([ True,  True])
+    """
     log, maxlevel, minlevel, atol, rtol = _validate(f, log, maxlevel, minlevel, atol, rtol, preserve_shape,
                                                     callback)
     a, b = as_array(a, "scipy.integrate.tanhsinh"), as_array(b, "scipy.integrate.tanhsinh")
