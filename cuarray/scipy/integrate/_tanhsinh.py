@@ -195,9 +195,6 @@ def tanhsinh(f, a, b, *, args=(), kwargs=None, log=False, maxlevel=None, minleve
     s.stop(where(a == b, _CONVERGED, _VALUE_ERROR), done, nit=0, nfev=1)
     nfev, level, nit = 1, minlevel, 0
     history = []  # the estimates of the last two levels
-    counts = [0]  # abscissae (per side) of levels 0, 1, ...: SciPy's pair-cache indices
-    for k in range(maxlevel + 2):
-        counts.append(counts[-1] + _pairs(k, h0)[0].shape[0])
     # one read per level: whether an integral is still in progress
     while nit < maxiter and n_el and bool(to_host(any_(s.active))):
         h = h0 / 2 ** level
@@ -216,9 +213,9 @@ def tanhsinh(f, a, b, *, args=(), kwargs=None, log=False, maxlevel=None, minleve
         s.Sn = sn
         nit += 1
         if level >= 1 and not history:  # a jump start: the lower levels' estimates from this level's terms
-            history.append(_level_sum(fjwj, n_el, counts[level], 2 * h, log))
+            history.append(_level_sum(fjwj, n_el, _count(level), 2 * h, log))
         if level >= 2 and len(history) < 2:
-            history.insert(0, _level_sum(fjwj, n_el, counts[level - 1], 4 * h, log))
+            history.insert(0, _level_sum(fjwj, n_el, _count(level - 1), 4 * h, log))
         if level >= 2:
             rerr, aerr = _estimate_error(s, fjwj, history[-2], history[-1], eps, log)
             s.aerr = aerr.astype(dt)
@@ -232,6 +229,12 @@ def tanhsinh(f, a, b, *, args=(), kwargs=None, log=False, maxlevel=None, minleve
         history = (history + [s.Sn])[-2:]
     s.stop(full((n_el,), _NOT_CONVERGED, dtype=numpy.int32), s.active, nit=nit, nfev=nfev)
     return s.result(lim.negative, shape, minlevel, log)
+
+
+def _count(k):
+    """The abscissae (per side) of levels 0 to k - 1 (SciPy's pair-cache index k): 9 at level 0,
+    then 8 * 2^(j-1) odd ones at level j."""
+    return 0 if k == 0 else 1 + _N_BASE_STEPS * 2 ** (k - 1)
 
 
 def _invalid(sn, log):
