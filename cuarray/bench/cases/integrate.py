@@ -1,0 +1,88 @@
+"""scipy.integrate cases (group "integrate"): cuarray.scipy.integrate against SciPy on the host
+("numpy" column) in the same run; CuPy has no cumulative_simpson or tanhsinh (n/a).
+
+- cumulative-simpson: cumulative_simpson(y, dx=0.5) of n float64 samples (full: 1e8; quick: 1e6):
+  two elementwise passes and one scan. SciPy is n/a at 1e8 (about 3.5 s a call and several GB of
+  temporaries on the host; 0.33 s at 1e7 on the development host): its quick row is the peer.
+- tanhsinh: tanhsinh(f, 0, 1, args=(c,)) of n Gaussians exp(-c x^2), c in [0.5, 2] (full: 1e6
+  integrals; quick: 1e5): every level's abscissae of all integrals in one call of f, one flag read
+  a level. SciPy is n/a at 1e6 (about 15 s a call: 1.5 s at 1e5 on the development host).
+- quad-vec: quad_vec(sin(a x) exp(-x), 0, 10) of an n-vector integrand, a in [1, 100] (full and
+  quick: 1e4): about 4000 evaluations on 96 intervals; SciPy 1.5 s a call on the development host."""
+
+from __future__ import annotations
+
+import importlib
+
+import numpy
+
+from . import NotAvailable, register
+
+
+def _integrate(xp):
+    name = getattr(xp, "__name__", "")
+    if name == "numpy":
+        try:
+            return importlib.import_module("scipy.integrate")
+        except ImportError as exc:
+            raise NotAvailable("scipy: {}".format(exc)) from None
+    if name != "cuarray":
+        raise NotAvailable("no scipy.integrate.cumulative_simpson / tanhsinh / quad_vec for {}".format(name))
+    return importlib.import_module("cuarray.scipy.integrate")
+
+
+def _host_too_slow(xp, n, limit, why):
+    if getattr(xp, "__name__", "") == "numpy" and n > limit:
+        raise NotAvailable(why)
+
+
+csimp = register(
+    "cumulative-simpson", group="integrate",
+    description="cumulative_simpson(y, dx=0.5) of n float64 samples",
+    size=10**8, quick=10**6, nbytes=lambda n, p: 16.0 * n,
+)
+
+
+@csimp.setup("cuarray", "numpy")
+def _(xp, n, param):
+    _host_too_slow(xp, n, 10**7, "SciPy on the host: ~3.5 s a call at 1e8 (see the quick row)")
+    ig = _integrate(xp)
+    y = xp.asarray(numpy.random.default_rng(71).standard_normal(n))
+    return lambda: ig.cumulative_simpson(y, dx=0.5)
+
+
+ths = register(
+    "tanhsinh", group="integrate",
+    description="tanhsinh(exp(-c x^2), 0, 1) of n integrals (c in [0.5, 2])",
+    size=10**6, quick=10**5,
+)
+
+
+@ths.setup("cuarray", "numpy")
+def _(xp, n, param):
+    _host_too_slow(xp, n, 10**5, "SciPy on the host: ~15 s a call at 1e6 integrals (see the quick row)")
+    ig = _integrate(xp)
+    c = xp.asarray(numpy.random.default_rng(72).uniform(0.5, 2.0, n))
+
+    def f(x, c):
+        return xp.exp(-c * x * x)
+
+    return lambda: ig.tanhsinh(f, 0.0, 1.0, args=(c,))
+
+
+qv = register(
+    "quad-vec", group="integrate",
+    description="quad_vec(sin(a x) exp(-x), 0, 10) of an n-vector integrand (a in [1, 100])",
+    size=10**4, quick=10**4,
+)
+
+
+@qv.setup("cuarray", "numpy")
+def _(xp, n, param):
+    ig = _integrate(xp)
+    a = xp.asarray(numpy.linspace(1.0, 100.0, n))
+
+    def f(x):
+        return xp.sin(a * x) * numpy.exp(-x)
+
+    return lambda: ig.quad_vec(f, 0.0, 10.0)

@@ -1,0 +1,42 @@
+"""The integrate bench cases on the CPU: registered in group "integrate" for cuarray and SciPy
+(the numpy column), the host setups are SciPy's calls on small sizes, and the host cell is n/a
+with its reason at the full sizes."""
+
+from __future__ import annotations
+
+import types
+
+import numpy as np
+import pytest
+import scipy.integrate as si
+
+from cuarray.bench import cases
+from cuarray.bench.cases import integrate as C
+
+
+def test_registered():
+    got = {c.id: c for c in cases.select(groups=["integrate"])}
+    assert set(got) == {"cumulative-simpson", "tanhsinh", "quad-vec"}
+    for case in got.values():
+        assert set(case.setups) == {"cuarray", "numpy"}
+
+
+def test_host_setups_are_scipys_calls():
+    y = C.csimp.setups["numpy"](np, 1000, None)()
+    want = si.cumulative_simpson(np.random.default_rng(71).standard_normal(1000), dx=0.5)
+    np.testing.assert_array_equal(y, want)
+    if hasattr(si, "tanhsinh"):
+        res = C.ths.setups["numpy"](np, 100, None)()
+        c = np.random.default_rng(72).uniform(0.5, 2.0, 100)
+        np.testing.assert_allclose(res.integral, si.tanhsinh(lambda x, c: np.exp(-c * x * x), 0.0, 1.0, args=(c,)).integral)
+    a = np.linspace(1.0, 100.0, 50)
+    np.testing.assert_array_equal(C.qv.setups["numpy"](np, 50, None)()[0],
+                                  si.quad_vec(lambda x: np.sin(a * x) * np.exp(-x), 0.0, 10.0)[0])
+
+
+@pytest.mark.parametrize("case", [C.csimp, C.ths])
+def test_full_size_host_is_na_and_cupy_is_na(case):
+    with pytest.raises(cases.NotAvailable, match="SciPy on the host"):
+        case.setups["numpy"](np, case.size, None)
+    with pytest.raises(cases.NotAvailable):
+        C._integrate(types.SimpleNamespace(__name__="cupy"))
