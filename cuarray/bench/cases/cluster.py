@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import time
 
+from ...scipy.cluster import hierarchy as _cuarray_hierarchy
+from ...scipy.cluster import vq as _cuarray_vq
 from . import random_array, register
 
 N, D, K, STEPS = 10**7, 32, 256, 10
@@ -38,9 +40,9 @@ def _(xp, runs, param):
     x = random_array(xp, (n, D), "float32", seed=61)
     book = x[:K].copy()
     if host:
-        from scipy.cluster import vq
+        from scipy.cluster import vq  # optional dependency: SciPy, the host peer
     else:
-        from cuarray.scipy.cluster import vq
+        vq = _cuarray_vq
     sync = _sync(xp)
 
     def run():
@@ -67,7 +69,7 @@ linkage = register(
 def _(xp, n, method):
     x = random_array(xp, (n, 16), "float64", seed=62)
     if getattr(xp, "__name__", "") == "numpy":
-        from scipy.cluster import hierarchy
+        from scipy.cluster import hierarchy  # optional dependency: SciPy, the host peer
     else:
-        from cuarray.scipy.cluster import hierarchy
+        hierarchy = _cuarray_hierarchy
     return lambda: hierarchy.linkage(x, method)
