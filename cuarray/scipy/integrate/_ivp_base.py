@@ -15,7 +15,7 @@ from ..._creation.from_data import asarray
 from ..._indexing.inserting import take
 from ..._logic.content import isfinite
 from ..._logic.truth import all as all_
-from ..._manipulation.joining import hstack
+from ..._manipulation.joining import hstack, stack
 from ..._math.misc import abs as abs_, sqrt
 from ..._math.sums import sum as sum_
 
@@ -86,7 +86,7 @@ def select_initial_step(fun, t0, y0, t_bound, max_step, f0, direction, order, rt
     if interval_length == 0.0:
         return 0.0
     scale = atol + abs_(y0) * rtol
-    d0, d1 = (float(v) for v in read(hstack([norm(y0 / scale)[None], norm(f0 / scale)[None]])))
+    d0, d1 = (float(v) for v in read(stack([norm(y0 / scale), norm(f0 / scale)])))
     h0 = 1e-6 if d0 < 1e-5 or d1 < 1e-5 else 0.01 * d0 / d1
     h0 = min(h0, interval_length)
     f1 = fun(t0 + h0 * direction, y0 + h0 * direction * f0)

@@ -92,7 +92,7 @@ def solve_ivp_batched(fun, t_span, y0, method="RK45", args=None, *, max_step=num
     max_step = validate_max_step(max_step)
     rtol, atol = validate_tol(rtol, atol, n)
     direction = float(numpy.sign(tf - t0)) if tf != t0 else 1.0
-    t = full((batch,), t0)
+    t = full((batch,), t0, dtype=numpy.float64)
     fy = f(t[:, None], y)
     nfev = full((batch,), 1, dtype=numpy.int64)
     if first_step is None:
@@ -102,7 +102,7 @@ def solve_ivp_batched(fun, t_span, y0, method="RK45", args=None, *, max_step=num
         h_abs = full((batch,), float(validate_first_step(first_step, t0, tf)))
     exponent = -1 / (c["error_estimator_order"] + 1)
     status = zeros((batch,), dtype=numpy.int64)
-    running = full((batch,), tf != t0 and n > 0)
+    running = full((batch,), tf != t0 and n > 0, dtype=bool)
     rejected = zeros((batch,), dtype=bool)  # the current step of this system had a rejected trial
     # each pass is one trial step of every running system (SciPy's inner loop, unrolled per system)
     while bool(numpy.asarray(to_host(any_(running)))):  # the step's one read: does any system run
