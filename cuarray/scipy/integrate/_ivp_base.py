@@ -9,7 +9,7 @@ from warnings import warn
 
 import numpy
 
-from ..._core.host_input import as_array, as_parameter
+from ..._core.host_input import as_array, as_literal_or_array, as_parameter
 from ..._core.transfer import to_host
 from ..._creation.from_data import asarray
 from ..._indexing.inserting import take
@@ -101,7 +101,7 @@ def select_initial_step(fun, t0, y0, t_bound, max_step, f0, direction, order, rt
 def check_arguments(fun, y0, support_complex):
     """SciPy's `check_arguments`: y0 as a float64 or complex128 device vector (one host read for
     its finiteness) and fun wrapped to return that dtype."""
-    y0 = as_array(y0, "scipy.integrate.solve_ivp")
+    y0 = as_literal_or_array(y0, "scipy.integrate.solve_ivp")
     if y0.dtype.kind == "c":
         if not support_complex:
             raise ValueError("`y0` is complex, but the chosen solver does not support integration in a complex domain.")

@@ -4,7 +4,7 @@ whole-array operations; the host reads one flag per step (whether any system sti
 
 import numpy
 
-from ..._core.host_input import as_array
+from ..._core.host_input import as_literal_or_array
 from ..._core.transfer import to_host
 from ..._creation.basic import full, zeros
 from ..._creation.from_data import asarray
@@ -76,7 +76,7 @@ def solve_ivp_batched(fun, t_span, y0, method="RK45", args=None, *, max_step=num
         raise ValueError(f"`method` must be one of {list(TABLEAUX)}.")
     c = TABLEAUX[method]
     t0, tf = map(float, t_span)
-    y0 = as_array(y0, FN)
+    y0 = as_literal_or_array(y0, FN)
     if y0.ndim != 2:
         raise ValueError("`y0` must be 2-dimensional, (batch, n).")
     dtype = numpy.complex128 if y0.dtype.kind == "c" else numpy.float64

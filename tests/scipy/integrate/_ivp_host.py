@@ -12,6 +12,7 @@ MODULES = ("_ivp_base", "_rk", "_rk_tableaux", "_ivp", "_ivp_batched", "_dop853_
 SPECIAL = {
     "as_array": lambda x, fn=None: np.asarray(x),
     "as_parameter": lambda x, fn=None: np.asarray(x),
+    "as_literal_or_array": lambda x, fn=None: np.asarray(x),
     "to_host": np.asarray,
 }
 

@@ -115,8 +115,13 @@ def test_bad_input():
     fun = DEV["decay"][0]
     with pytest.raises(TypeError, match="cuarray.asarray"):
         ci.solve_ivp(fun, [0, 1], np.ones(3))
+    with pytest.raises(TypeError, match="cuarray.asarray"):
+        ci.solve_ivp_batched(fun, [0, 1], np.ones((2, 3)))
     with pytest.raises(ValueError, match="1-dimensional"):
         ci.solve_ivp(fun, [0, 1], cuarray.ones((2, 3)))
+    res = ci.solve_ivp(fun, [0, 1], [1.0, 2.0, 4.0])  # a Python list is a literal: copied
+    ref = si.solve_ivp(HOST["decay"][0], [0, 1], [1.0, 2.0, 4.0])
+    same(res, ref)
     with pytest.raises(ValueError, match="`method` must be one of"):
         ci.solve_ivp(fun, [0, 1], cuarray.ones(3), method="Euler")
     with pytest.raises(NotImplementedError, match="Radau"):
