@@ -51,6 +51,7 @@ CUARRAY_ONLY = {
     "cuarray.fuse": "kernel fusion",
     "cuarray.lazy": "lazy mode",
     "cuarray.get_array_module": "dispatch between NumPy and cuarray",
+    "cuarray.scipy.integrate.solve_ivp_batched": "the batched ODE solver (SciPy has no batched mode)",
     "cuarray.ElementwiseKernel": "a user's CUDA kernel",
     "cuarray.ReductionKernel": "a user's CUDA kernel",
     "cuarray.RawKernel": "a user's CUDA kernel",
