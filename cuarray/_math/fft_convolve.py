@@ -52,7 +52,8 @@ _GATHER_OP = "const long long b_ = (long long)i / S; out = y[b_ * B + k1 + ((lon
 # name: (in params, out param, operation, kernel name); the placeholder (C or T) is the dtype of
 # the arrays, which all have one.
 _ROWS = {
-    "product": ("C a, C b, float64 s, int64 dc, int64 nyq, int64 m", "C y", _PRODUCT_OP, "cuarray_fft_convolve_product"),
+    "product": ("C a, C b, float64 s, int64 dc, int64 nyq, int64 m", "C y", _PRODUCT_OP,
+                "cuarray_fft_convolve_product"),
     "pack": ("raw T a, raw T b, int64 na, int64 nb, int64 n", "T y", _PACK_OP, "cuarray_fft_convolve_pack"),
     "frames": ("raw T a, int64 na, int64 B, int64 S, int64 off", "T y", _FRAMES_OP, "cuarray_fft_convolve_frames"),
     "gather": ("raw T y, int64 B, int64 S, int64 k1", "T out", _GATHER_OP, "cuarray_fft_convolve_gather"),

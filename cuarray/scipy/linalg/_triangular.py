@@ -36,7 +36,8 @@ def record_zero_definition(dt) -> Definition:
     """The engine's elementwise kernel recording the first zero of diagonals of dtype `dt`."""
     d = _record_defs.get(dt)
     if d is None:
-        params = [KernelParam("d", "in", dt, dt), KernelParam("err", "raw", _U8, _U8), KernelParam("n", "scalar", _I8, _I8)]
+        params = [KernelParam("d", "in", dt, dt), KernelParam("err", "raw", _U8, _U8),
+                  KernelParam("n", "scalar", _I8, _I8)]
         d = _record_defs[dt] = Definition(
             "cuarray_scipy_record_zero_diagonal_{}_uint64_int64".format(dt.name), params, _RECORD_ZERO_OP,
             preamble='typedef {} T;\n#include "cuarray/indexing.cuh"'.format(_dtypes.ctype(dt)))

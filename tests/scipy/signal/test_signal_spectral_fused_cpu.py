@@ -336,7 +336,8 @@ def fused_host(signal_standins, host_copies, monkeypatch, uploads, device_window
                  write_frames=host_write_frames, segment_times=_segment_times_model, _ndarray=np.ndarray,
                  _empty=lambda shape, dtype: np.full(shape, np.nan, dtype),
                  _sliding_window_view=np.lib.stride_tricks.sliding_window_view,
-                 _frames_strided=_Frame(), _power=_Power(), _mean_power_reduce=lambda X, c, inv: _MeanPower()(X, c, inv, -2),
+                 _frames_strided=_Frame(), _power=_Power(),
+                 _mean_power_reduce=lambda X, c, inv: _MeanPower()(X, c, inv, -2),
                  mean_power_pairs=pairs_model, power_rows=_power_rows_model)})
     calls = []
     run = copies[fz].run

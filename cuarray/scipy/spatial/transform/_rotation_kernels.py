@@ -1,7 +1,8 @@
 """The per-rotation kernels of `Rotation` (and `RigidTransform.apply`), as engine elementwise
-definitions (one row each: parameters in, parameters out, operation) over the components of quaternions (x, y, z, w: views `q[..., k]` of a (..., 4) array, broadcast
-as NumPy does) or of transform matrices, so a composition, a matrix or the rotation of a batch
-of vectors is one launch however the batch is laid out."""
+definitions (one row each: parameters in, parameters out, operation) over the components of
+quaternions (x, y, z, w: views `q[..., k]` of a (..., 4) array, broadcast as NumPy does) or of
+transform matrices, so a composition, a matrix or the rotation of a batch of vectors is one
+launch however the batch is laid out."""
 
 from __future__ import annotations
 
