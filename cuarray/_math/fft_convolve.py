@@ -24,7 +24,10 @@ import functools
 
 import numpy
 
-from .._core.elementwise_kernel import ElementwiseKernel
+from .._core import dtypes as _dtypes
+from .._core import shapes as _shapes
+from .._core.copying import copy as _copy
+from .._core.elementwise import Definition, KernelParam
 from .._creation.basic import empty, zeros
 from ..cuda.libs import cufft as _cufft
 from ..fft import _fft
@@ -46,27 +49,60 @@ _FRAMES_OP = ("const long long t_ = (long long)i % B, s_ = off + ((long long)i /
 _GATHER_OP = "const long long b_ = (long long)i / S; out = y[b_ * B + k1 + ((long long)i - b_ * S)]"
 
 
-@functools.lru_cache(maxsize=None)
-def _product_kernel():
-    return ElementwiseKernel("C a, C b, float64 s, int64 dc, int64 nyq, int64 m", "C y", _PRODUCT_OP,
-                             "cuarray_fft_convolve_product")
+# name: (in params, out param, operation, kernel name); the placeholder (C or T) is the dtype of
+# the arrays, which all have one.
+_ROWS = {
+    "product": ("C a, C b, float64 s, int64 dc, int64 nyq, int64 m", "C y", _PRODUCT_OP,
+                "cuarray_fft_convolve_product"),
+    "pack": ("raw T a, raw T b, int64 na, int64 nb, int64 n", "T y", _PACK_OP, "cuarray_fft_convolve_pack"),
+    "frames": ("raw T a, int64 na, int64 B, int64 S, int64 off", "T y", _FRAMES_OP, "cuarray_fft_convolve_frames"),
+    "gather": ("raw T y, int64 B, int64 S, int64 k1", "T out", _GATHER_OP, "cuarray_fft_convolve_gather"),
+}
+_defs: dict = {}
 
 
-@functools.lru_cache(maxsize=None)
-def _pack_kernel():
-    return ElementwiseKernel("raw T a, raw T b, int64 na, int64 nb, int64 n", "T y", _PACK_OP,
-                             "cuarray_fft_convolve_pack")
+def _params(name):
+    """[(raw, type name, name)] of row `name`'s inputs, then its output."""
+    ins, out, _, _ = _ROWS[name]
+    words = [w.split() for w in ins.split(",")] + [out.split()]
+    return [(True, w[1], w[2]) if w[0] == "raw" else (False, w[0], w[1]) for w in words]
 
 
-@functools.lru_cache(maxsize=None)
-def _frames_kernel():
-    return ElementwiseKernel("raw T a, int64 na, int64 B, int64 S, int64 off", "T y", _FRAMES_OP,
-                             "cuarray_fft_convolve_frames")
+def definition(name, dt) -> Definition:
+    """The engine's elementwise kernel of row `name` over arrays of dtype `dt`."""
+    key = (name, dt)
+    d = _defs.get(key)
+    if d is None:
+        words = _params(name)
+        tv = _ROWS[name][1].split()[0]
+        params = []
+        for k, (raw, tname, pname) in enumerate(words):
+            pdt = dt if tname == tv else numpy.dtype(tname)
+            if k == len(words) - 1:
+                params.append(KernelParam(pname, "out", pdt, pdt, by_ref=True))
+            else:
+                params.append(KernelParam(pname, "raw" if raw else ("in" if tname == tv else "scalar"), pdt, pdt))
+        types = "_".join(p.dtype.name for p in params)
+        d = _defs[key] = Definition("{}_{}".format(_ROWS[name][3], types), params, _ROWS[name][2],
+                                    preamble="typedef {} {};\n".format(_dtypes.ctype(dt), tv))
+    return d
 
 
-@functools.lru_cache(maxsize=None)
-def _gather_kernel():
-    return ElementwiseKernel("raw T y, int64 B, int64 S, int64 k1", "T out", _GATHER_OP, "cuarray_fft_convolve_gather")
+def _run(name, *args) -> None:
+    """Row `name` over `args` (its inputs, then the output): raw inputs as C-contiguous buffers,
+    numbers as their parameters' types, the loop over the broadcast of the other arrays."""
+    d = definition(name, args[-1].dtype)
+    arrays, raws, scalars = [], [], []
+    for p, a in zip(d.params, args):
+        if p.kind == "raw":
+            raws.append(a if a.flags.c_contiguous else _copy(a))
+        elif p.kind == "scalar":
+            scalars.append(p.dtype.type(a))
+        else:
+            arrays.append(a)
+    shapes = [a.shape for a in arrays]
+    shape = shapes[0] if len(set(shapes)) == 1 else _shapes.broadcast_shapes(*shapes)
+    d.run(arrays, tuple(scalars), shape, raw=raws)
 
 
 # Above this length a transform no longer fits one cuFFT kernel: each pass over memory handles
@@ -126,12 +162,12 @@ def convolve_full(a, b):
     full = na + nb - 1
     n = fast_len(full)
     buf = empty((2, n), dt)
-    _pack_kernel()(a, b, numpy.int64(na), numpy.int64(nb), numpy.int64(n), buf)
+    _run("pack", a, b, numpy.int64(na), numpy.int64(nb), numpy.int64(n), buf)
     real = dt.kind == "f"
     spec = _fft.rfft(buf, axis=-1) if real else _fft.fft(buf, axis=-1)
     nyq = n // 2 if real and n % 2 == 0 else -1
     prod = empty((spec.shape[-1],), spec.dtype)
-    _product_kernel()(spec[0], spec[1], 1.0 / n, numpy.int64(0 if real else -1), numpy.int64(nyq),
+    _run("product", spec[0], spec[1], 1.0 / n, numpy.int64(0 if real else -1), numpy.int64(nyq),
                       numpy.int64(spec.shape[-1]), prod)
     if real:
         out = empty((n,), dt)
@@ -196,16 +232,16 @@ def convolve_blocks(a, w, start: int, length: int):
     S = B - k + 1
     nb = -(-length // S)
     frames = empty((nb, B), dt)
-    _frames_kernel()(a, numpy.int64(na), numpy.int64(B), numpy.int64(S), numpy.int64(start - (k - 1)), frames)
+    _run("frames", a, numpy.int64(na), numpy.int64(B), numpy.int64(S), numpy.int64(start - (k - 1)), frames)
     spec = _fft.rfft(frames, axis=-1)
     wb = zeros((B,), dt)
     wb[:k] = w
     m = B // 2 + 1
     prod = empty((nb, m), spec.dtype)
-    _product_kernel()(spec, _fft.rfft(wb), 1.0 / B, numpy.int64(0), numpy.int64(B // 2 if B % 2 == 0 else -1),
+    _run("product", spec, _fft.rfft(wb), 1.0 / B, numpy.int64(0), numpy.int64(B // 2 if B % 2 == 0 else -1),
                       numpy.int64(m), prod)
     blocks = empty((nb, B), dt)
     _c2r(prod, blocks)
     out = empty((length,), dt)
-    _gather_kernel()(blocks, numpy.int64(B), numpy.int64(S), numpy.int64(k - 1), out)
+    _run("gather", blocks, numpy.int64(B), numpy.int64(S), numpy.int64(k - 1), out)
     return out

@@ -25,7 +25,8 @@ import numpy
 
 from .._core import mask_compact, sort
 from .._core.copying import copy, copyto_where_unchecked
-from .._core.elementwise_kernel import ElementwiseKernel
+from .._core import dtypes as _dtypes
+from .._core.elementwise import Definition, KernelParam
 from .._core.host_input import as_array
 from .._core.ndarray import ndarray
 from .._core.shapes import normalize_axis_index
@@ -56,21 +57,35 @@ UniqueInverseResult = collections.namedtuple("UniqueInverseResult", ["values", "
 # The flags of a sorted 1-D array in one pass, the head included (no slices, no concatenation):
 # integers and bools, and float32/float64 with NaNs equal (NaN != NaN, so a pair of NaNs is the
 # one case where != is true and neither equals itself).
-_FLAGS = ElementwiseKernel("raw T x", "bool f", "f = i == 0 || x[i] != x[i - 1]", "cuarray_unique_flags")
-_FLAGS_NAN = ElementwiseKernel("raw T x", "bool f", "f = i == 0 || (x[i] != x[i - 1] && (x[i] == x[i] || "
-                               "x[i - 1] == x[i - 1]))", "cuarray_unique_flags_equal_nan")
+_FLAGS_OP = "f = i == 0 || x[i] != x[i - 1]"
+_FLAGS_NAN_OP = "f = i == 0 || (x[i] != x[i - 1] && (x[i] == x[i] || x[i - 1] == x[i - 1]))"
+_BOOL = numpy.dtype(bool)
+_flag_defs: dict = {}
+
+
+def flags_definition(dt, equal_nan: bool) -> Definition:
+    """The engine's elementwise kernel flagging the heads of a sorted C-contiguous `dt` array."""
+    key = (dt, equal_nan)
+    d = _flag_defs.get(key)
+    if d is None:
+        name = "cuarray_unique_flags_equal_nan" if equal_nan else "cuarray_unique_flags"
+        params = [KernelParam("x", "raw", dt, dt), KernelParam("f", "out", _BOOL, _BOOL, by_ref=True)]
+        d = _flag_defs[key] = Definition("{}_{}_bool".format(name, dt.name), params,
+                                         _FLAGS_NAN_OP if equal_nan else _FLAGS_OP,
+                                         preamble="typedef {} T;\n".format(_dtypes.ctype(dt)))
+    return d
 
 
 def _fused_flags(aux: ndarray, equal_nan: bool):
-    """The flags by one kernel where the dtype allows (None otherwise)."""
+    """The flags by one kernel where the dtype allows (None otherwise); `aux` C-contiguous."""
     if aux._dtype.kind in "biu":
-        kernel = _FLAGS
+        d = flags_definition(aux._dtype, False)
     elif aux._dtype.char in "fd":
-        kernel = _FLAGS_NAN if equal_nan else _FLAGS
+        d = flags_definition(aux._dtype, bool(equal_nan))
     else:
         return None
-    mask = ndarray((aux._size,), numpy.dtype(bool))
-    kernel(aux, mask)
+    mask = ndarray((aux._size,), _BOOL)
+    d.run([mask], (), mask._shape, raw=(aux,))
     return mask
 
 

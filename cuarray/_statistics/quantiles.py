@@ -24,7 +24,9 @@ from numpy.lib import _function_base_impl as _npq  # NumPy's index arithmetic: t
 from .._core import sort as _sort
 from .._core.copying import astype
 from .._core.copying import copyto_unchecked
-from .._core.elementwise_kernel import ElementwiseKernel
+from .._core import dtypes as _dtypes
+from .._core import shapes as _shapes
+from .._core.elementwise import Definition, KernelParam
 from .._core.host_input import as_array
 from .._core.ndarray import ndarray
 from .._core.reduction_ops import normalize_axes, reduced_shape
@@ -142,20 +144,64 @@ def _host_q(q, fname):
 _LERP_OP = ("T d = hi - lo; G omt = (G)1 - t; "
             "r = t >= 0.5 ? (double)hi - __dmul_rn((double)d, (double)omt) "
             ": __dadd_rn((double)lo, __dmul_rn((double)d, (double)t))")
-_LERP = ElementwiseKernel("T lo, T hi, G t", "float64 r", _LERP_OP, "cuarray_quantile_lerp")
-_LERP_NAN = ElementwiseKernel("T lo, T hi, G t, T big", "float64 r", _LERP_OP + "; if (big != big) r = (double)big",
-                              "cuarray_quantile_lerp_nan")
+_F8, _I4 = numpy.dtype(numpy.float64), numpy.dtype(numpy.int32)
 # The same for a weak (Python float) q on float32/float64 data, in the data's type as NumPy's
 # ufuncs with a weak scalar: d t with t rounded to T, hi - d (1 - t) with 1 - t taken in double and
 # rounded to T, the side chosen by the exact t (`above`, from the host). One launch, not seven.
 _LERP_WEAK_OP = ("T d = hi - lo; r = above ? cuarray::rn::sub(hi, cuarray::rn::mul(d, omt)) "
                  ": cuarray::rn::add(lo, cuarray::rn::mul(d, t))")
 _ROUNDED = '#include "cuarray/rounded.cuh"'
-_LERP_WEAK = ElementwiseKernel("T lo, T hi, T t, T omt, int32 above", "T r", _LERP_WEAK_OP,
-                               "cuarray_quantile_lerp_weak", preamble=_ROUNDED)
-_LERP_WEAK_NAN = ElementwiseKernel("T lo, T hi, T t, T omt, int32 above, T big", "T r",
-                                   _LERP_WEAK_OP + "; if (big != big) r = big", "cuarray_quantile_lerp_weak_nan",
-                                   preamble=_ROUNDED)
+_lerp_defs: dict = {}
+
+
+def lerp_definition(weak: bool, nan: bool, dt, t_dt=_F8) -> Definition:
+    """The engine's elementwise kernel of one interpolation: data of dtype `dt` (lo, hi and, with
+    `nan`, the largest element `big`), weights t of dtype `t_dt` (an array), or (`weak`) the scalars
+    t, 1 - t in `dt` and the side `above`."""
+    key = (weak, nan, dt, t_dt)
+    d = _lerp_defs.get(key)
+    if d is None:
+        params = [KernelParam("lo", "in", dt, dt), KernelParam("hi", "in", dt, dt)]
+        if weak:
+            params += [KernelParam("t", "scalar", dt, dt), KernelParam("omt", "scalar", dt, dt),
+                       KernelParam("above", "scalar", _I4, _I4)]
+            op, preamble, out = _LERP_WEAK_OP, "typedef {} T;\n".format(_dtypes.ctype(dt)) + _ROUNDED, dt
+            if nan:
+                op += "; if (big != big) r = big"
+        else:
+            params.append(KernelParam("t", "in", t_dt, t_dt))
+            op, out = _LERP_OP, _F8
+            preamble = "typedef {} G;\ntypedef {} T;\n".format(_dtypes.ctype(t_dt), _dtypes.ctype(dt))
+            if nan:
+                op += "; if (big != big) r = (double)big"
+        if nan:
+            params.append(KernelParam("big", "in", dt, dt))
+        params.append(KernelParam("r", "out", out, out, by_ref=True))
+        name = "cuarray_quantile_lerp" + ("_weak" if weak else "") + ("_nan" if nan else "")
+        types = "_".join(p.dtype.name for p in params)
+        d = _lerp_defs[key] = Definition("{}_{}".format(name, types), params, op, preamble=preamble)
+    return d
+
+
+def _lerp(lo, hi, t, big=None):
+    """lo + (hi - lo) t as NumPy's `_lerp`, one launch: `t` a float64 array, or a float (the
+    weak scalar); with `big`, NaN where `big` (the largest element) is NaN."""
+    dt = lo._dtype
+    arrays = [lo, hi]
+    if isinstance(t, float):
+        d = lerp_definition(True, big is not None, dt)
+        scalars = (dt.type(t), dt.type(1 - t), numpy.int32(t >= 0.5))
+    else:
+        d = lerp_definition(False, big is not None, dt, t._dtype)
+        arrays.append(t)
+        scalars = ()
+    if big is not None:
+        arrays.append(big)
+    shapes = [a._shape for a in arrays]
+    shape = shapes[0] if len(set(shapes)) == 1 else _shapes.broadcast_shapes(*shapes)
+    r = ndarray(shape, d.params[-1].dtype)
+    d.run(arrays + [r], scalars, shape)
+    return r
 
 
 def _quantile(a, q, axis, out, method, keepdims, weights, interpolation, percent, skipnan, fname):
@@ -243,12 +289,10 @@ def _rows_quantile(x: ndarray, q: numpy.ndarray, method, weak_q, skipnan, fname)
             t = from_host(numpy.ascontiguousarray(gamma.reshape(nq, -1)))
         fused = not isinstance(t, float) and x._dtype.char in "fd" and t._dtype.char == "d"
         if fused:  # one kernel for the interpolation (and the NaN), not a dozen small ones
-            r = _LERP_NAN(lo, hi, t, vals[-1:]) if last else _LERP(lo, hi, t)
+            r = _lerp(lo, hi, t, vals[-1:] if last else None)
             last = False
         elif isinstance(t, float) and x._dtype.char in "fd":
-            st = x._dtype.type
-            args = (lo, hi, st(t), st(1 - t), numpy.int32(t >= 0.5))
-            r = _LERP_WEAK_NAN(*args, vals[-1:]) if last else _LERP_WEAK(*args)
+            r = _lerp(lo, hi, t, vals[-1:] if last else None)
             last = False
         else:
             d = subtract(hi, lo)

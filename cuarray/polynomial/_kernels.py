@@ -10,17 +10,18 @@ element). One row per basis: (operation, kernel name).
 
 from __future__ import annotations
 
-import functools
-
 import numpy
 
-from .._core.elementwise_kernel import ElementwiseKernel
+from .._core import dtypes as _dtypes
+from .._core.copying import copy as _copy
+from .._core.elementwise import Definition, KernelParam
 from .._core.ndarray import ndarray
 from .._creation.basic import empty
 
-__all__ = ["ROWS", "kernel", "evaluate"]
+__all__ = ["ROWS", "definition", "evaluate"]
 
-_PARAMS_IN, _PARAMS_OUT = "X x, raw R c, int32 n", "R y"
+_I4 = numpy.dtype(numpy.int32)
+_defs: dict = {}
 
 # c[n - i] is NumPy's c[-i]; nd is NumPy's running degree (n - i + 2 at step i).
 ROWS = {
@@ -64,10 +65,19 @@ ROWS = {
 }
 
 
-@functools.lru_cache(maxsize=None)
-def kernel(basis):
-    op, name = ROWS[basis]
-    return ElementwiseKernel(_PARAMS_IN, _PARAMS_OUT, op, name)
+def definition(basis, x_kind, x_dt, r_dt) -> Definition:
+    """The engine's elementwise kernel evaluating `basis` at x (`x_kind` 'in': an array of `x_dt`;
+    'scalar': a number of `x_dt`) with coefficients and result of dtype `r_dt`."""
+    key = (basis, x_kind, x_dt, r_dt)
+    d = _defs.get(key)
+    if d is None:
+        op, name = ROWS[basis]
+        params = [KernelParam("x", x_kind, x_dt, x_dt), KernelParam("c", "raw", r_dt, r_dt),
+                  KernelParam("n", "scalar", _I4, _I4), KernelParam("y", "out", r_dt, r_dt, by_ref=True)]
+        preamble = "typedef {} R;\ntypedef {} X;\n".format(_dtypes.ctype(r_dt), _dtypes.ctype(x_dt))
+        d = _defs[key] = Definition("{}_{}_{}_int32_{}".format(name, x_dt.name, r_dt.name, r_dt.name), params, op,
+                                    preamble=preamble)
+    return d
 
 
 _SCALARS = (bool, int, float, complex, numpy.generic)
@@ -99,5 +109,11 @@ def evaluate(basis, x, c):
     if not isinstance(x, ndarray):
         x = r.type(x)  # a typed scalar argument: X is R
     out = empty(shape, dtype=r)
-    kernel(basis)(x, c.reshape((n,)).astype(r, copy=False), n, out)
+    c = c.reshape((n,)).astype(r, copy=False)
+    if not c.flags.c_contiguous:
+        c = _copy(c)  # the kernel reads the coefficients as a flat buffer
+    if isinstance(x, ndarray):
+        definition(basis, "in", x.dtype, r).run([x, out], (numpy.int32(n),), shape, raw=(c,))
+    else:
+        definition(basis, "scalar", r, r).run([out], (x, numpy.int32(n)), shape, raw=(c,))
     return out

@@ -75,7 +75,7 @@ def _flat_cuarray(x):
         s = _sort.sort(x2, axis=-1)
         vals = take_along_axis(s, from_host(ranks), axis=1).T
         t = from_host(numpy.ascontiguousarray(gamma.reshape(3, -1)))
-        return quantiles._LERP_NAN(vals[:3], vals[3:6], t, vals[-1:])
+        return quantiles._lerp(vals[:3], vals[3:6], t, vals[-1:])
 
     return {
         "cuarray sort route (new)": _by("sort", lambda: cuarray.percentile(x, Q)),

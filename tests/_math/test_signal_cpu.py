@@ -84,15 +84,10 @@ def test_fft_convolve_product_kernel_and_plan_key():
     from cuarray.cuda.libs import cufft
 
     for c in (numpy.dtype("c8"), numpy.dtype("c16")):
-        sc = lambda d: ("scalar", d, d)  # noqa: E731
-        i8, f8 = numpy.dtype("i8"), numpy.dtype("f8")
         r = numpy.dtype(c.char.lower())
-        defs = [fft_convolve._product_kernel()._definition(
-            [("in", c, c), ("in", c, c), sc(f8), sc(i8), sc(i8), sc(i8), ("out", c, c)], {"C": c}),
-            fft_convolve._frames_kernel()._definition([("raw", r, r)] + [sc(i8)] * 4 + [("out", r, r)], {"T": r}),
-            fft_convolve._pack_kernel()._definition([("raw", c, c)] * 2 + [sc(i8)] * 3 + [("out", c, c)], {"T": c}),
-            fft_convolve._pack_kernel()._definition([("raw", r, r)] * 2 + [sc(i8)] * 3 + [("out", r, r)], {"T": r}),
-            fft_convolve._gather_kernel()._definition([("raw", r, r)] + [sc(i8)] * 3 + [("out", r, r)], {"T": r})]
+        defs = [fft_convolve.definition("product", c), fft_convolve.definition("frames", r),
+                fft_convolve.definition("pack", c), fft_convolve.definition("pack", r),
+                fft_convolve.definition("gather", r)]
         for d in defs:
             for layout, nd, it in (("flat", 1, numpy.int32), ("nd", 2, numpy.int64)):
                 name, src = d.source(layout, nd, it)
@@ -167,6 +162,9 @@ class _Gather:
         out[...] = y.reshape(-1)[(i // S) * B + k1 + i % S]
 
 
+_ROWS = {"frames": _Frames, "product": _Product, "gather": _Gather, "pack": _Pack}
+
+
 @pytest.fixture
 def host_copies():
     """Private copies of fft_convolve and convolution (`cuarray.testing.fake_device.host_modules`)
@@ -180,8 +178,7 @@ def host_copies():
         out[...] = numpy.fft.irfft(spec, n, axis=-1) * n
 
     return host_modules({fc: {"empty": lambda shape, dt: numpy.full(shape, numpy.nan, dt), "zeros": numpy.zeros,
-                              "_fft": numpy.fft, "_c2r": c2r, "_frames_kernel": _Frames,
-                              "_product_kernel": _Product, "_gather_kernel": _Gather, "_pack_kernel": _Pack},
+                              "_fft": numpy.fft, "_c2r": c2r, "_run": lambda name, *args: _ROWS[name]()(*args)},
                          convolution: {}})
 
 

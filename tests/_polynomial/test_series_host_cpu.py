@@ -151,9 +151,7 @@ def test_evaluation_kernels_compile_for_sm90(basis, x_kind, x_r, layout, ndim):
     from cuarray.cuda import compiler
     from cuarray.polynomial import _kernels
 
-    x_dt, r_dt, n_dt = numpy.dtype(x_r[0]), numpy.dtype(x_r[1]), numpy.dtype(numpy.int32)
-    kinds = [(x_kind, x_dt, x_dt), ("raw", r_dt, r_dt), ("scalar", n_dt, n_dt), ("out", r_dt, r_dt)]
-    d = _kernels.kernel(basis)._definition(kinds, {"X": x_dt, "R": r_dt})
+    d = _kernels.definition(basis, x_kind, numpy.dtype(x_r[0]), numpy.dtype(x_r[1]))
     name, src = d.source(layout, ndim, numpy.int32)
     cubin, mapping = compiler.compile_cubin(src, arch="sm_90", name_expressions=[name])
     assert cubin and set(mapping) == {name}

@@ -14,11 +14,10 @@ B = np.dtype(bool)
 DTYPES = [np.dtype(c) for c in ("?", "i1", "u1", "i2", "i4", "u4", "i8", "u8", "f4", "f8")]
 
 
-@pytest.mark.parametrize("kernel", ["_FLAGS", "_FLAGS_NAN"])
-def test_flags_compile(kernel):
-    k = getattr(u, kernel)
+@pytest.mark.parametrize("equal_nan", [False, True])
+def test_flags_compile(equal_nan):
     for dt in DTYPES:  # one translation unit each (the placeholder is a typedef)
-        d = k._definition([("raw", dt, dt), ("out", B, B)], {"T": dt})
+        d = u.flags_definition(dt, equal_nan)
         cubin, _ = compiler.compile_cubin(d.source("flat", 1, np.int64)[1], arch="sm_90")
         assert cubin[:4] == b"\x7fELF"
 
@@ -42,5 +41,5 @@ def test_flag_expressions_are_numpys(equal_nan):
 
 
 def test_kernels_named_and_flagged_dtypes():
-    assert u._FLAGS.operation.startswith("f = i == 0")
-    assert "x[i] == x[i]" in u._FLAGS_NAN.operation
+    assert u.flags_definition(B, False).operation.startswith("f = i == 0")
+    assert "x[i] == x[i]" in u.flags_definition(np.dtype("f8"), True).operation

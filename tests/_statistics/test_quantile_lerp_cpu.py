@@ -13,13 +13,10 @@ from cuarray._statistics import quantiles
 from cuarray.cuda import compiler
 
 
-@pytest.mark.parametrize("kernel", ["_LERP", "_LERP_NAN"])
+@pytest.mark.parametrize("nan", [False, True])
 @pytest.mark.parametrize("dt", ["f4", "f8"])
-def test_lerp_compiles(kernel, dt):
-    k = getattr(quantiles, kernel)
-    T, G, R = np.dtype(dt), np.dtype("f8"), np.dtype("f8")
-    kinds = [("in", T, T), ("in", T, T), ("in", G, G)] + ([("in", T, T)] if kernel == "_LERP_NAN" else [])
-    d = k._definition(kinds + [("out", R, R)], {"T": T, "G": G})
+def test_lerp_compiles(nan, dt):
+    d = quantiles.lerp_definition(False, nan, np.dtype(dt), np.dtype("f8"))
     cubin, _ = compiler.compile_cubin(d.source("flat", 1, np.int64)[1], arch="sm_90")
     assert cubin[:4] == b"\x7fELF"
     assert "__dmul_rn" in quantiles._LERP_OP and "__dadd_rn" in quantiles._LERP_OP

@@ -107,12 +107,7 @@ def test_twiddle_kernels_compile(real):
     from cuarray.scipy import _twiddle
 
     r, c = np.dtype(real), np.result_type(real, np.complex64)
-    f8, i8, i4 = np.dtype("f8"), np.dtype("i8"), np.dtype("i4")
-    scalar = lambda d: ("scalar", d, d)  # noqa: E731
-    rot = _twiddle._rotate_kernel()._definition(
-        [("in", r, r), scalar(f8), scalar(f8), scalar(i8), scalar(f8), ("out", c, c)], {"X": r, "C": c})
-    part = _twiddle._rotate_part_kernel()._definition(
-        [("in", c, c), scalar(f8), scalar(f8), scalar(i8), scalar(i4), scalar(f8), ("out", r, r)], {"V": c, "R": r})
+    rot, part = _twiddle.definition("rotate", r, c), _twiddle.definition("rotate_part", c, r)
     for d in (rot, part):
         for layout, nd, it in (("flat", 1, np.int32), ("nd", 2, np.int64)):
             name, src = d.source(layout, nd, it)

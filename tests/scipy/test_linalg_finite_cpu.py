@@ -30,7 +30,7 @@ NAN_MESSAGE = "array must not contain infs or NaNs"
                          ids=["long", "strided", "short"])
 def test_all_finite_reduction_compiles_for_sm90(dt, shape, strides):
     dt = np.dtype(dt)
-    d = _validate._ALL_FINITE._definition([("in", dt, dt)], {"T": dt}, np.dtype(bool), "bool", 1)
+    d = _validate.all_finite_definition(dt)
     if strides is None:
         strides = tuple(int(s) for s in np.empty(shape, dt).strides)
     p = reduction.plan(shape, (strides,), (dt.itemsize,), (), tuple(range(len(shape))))
@@ -43,7 +43,7 @@ def test_all_finite_reduction_compiles_for_sm90(dt, shape, strides):
 
 # -- which operands, how many reads --------------------------------------------------------------
 class _HostFlags:
-    """The flags array on the host: `_ALL_FINITE` (emulated) writes one flag per operand."""
+    """The flags array on the host: `_all_finite` (emulated) writes one flag per operand."""
 
     reads = 0
 
@@ -72,7 +72,7 @@ def _fake_all_finite(a, out):
 def host_linalg():
     """Private copies of cuarray.scipy.linalg's modules whose require_finite runs over host-backed
     arrays: the reduction runs on the host, the flags array is on the host."""
-    return host_packages([cla], {_validate: {"_ALL_FINITE": _fake_all_finite,
+    return host_packages([cla], {_validate: {"_all_finite": _fake_all_finite,
                                              "empty": lambda shape, dtype: _HostFlags(shape, dtype)}})
 
 

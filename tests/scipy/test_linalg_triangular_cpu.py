@@ -312,7 +312,7 @@ def test_check_finite_false_defers_the_zero_diagonal(host):
         def after_launch():
             launches.append("after")
 
-    host = _host_copy(_errors=_Channel, _RECORD_ZERO=lambda d, err, n: launches.append((to_np(d).copy(), err, n)))
+    host = _host_copy(_errors=_Channel, _record_zero=lambda d, err, n: launches.append((to_np(d).copy(), err, n)))
     rng = np.random.default_rng(5)
     a, b = _tri(rng, (2, 4, 4), np.float64, False), rng.normal(size=(4, 2))
     got = to_np(host.solve_triangular(from_np(a), from_np(b), check_finite=False))
@@ -362,8 +362,7 @@ def test_zero_diagonal_record_raises_trtrs_error(monkeypatch):
 def test_zero_diagonal_record_kernel_compiles_for_sm90(dt):
     from cuarray.cuda import compiler
 
-    dt, u8, i8 = np.dtype(dt), np.dtype(np.uint64), np.dtype(np.int64)
-    d = _triangular._RECORD_ZERO._definition([("in", dt, dt), ("raw", u8, u8), ("scalar", i8, i8)], {"T": dt})
+    d = _triangular.record_zero_definition(np.dtype(dt))
     for layout in ("flat", "nd"):
         kname, src = d.source(layout, 2, np.int32)
         assert "cuarray::device_error(" in src

@@ -9,7 +9,8 @@ from ...cuda.libs import cublas_trsm as _trsm
 from ...linalg import _decomp
 from ..._core import device_errors as _errors
 from ..._core.copying import astype
-from ..._core.elementwise_kernel import ElementwiseKernel
+from ..._core import dtypes as _dtypes
+from ..._core.elementwise import Definition, KernelParam
 from ..._creation.basic import empty
 from ..._manipulation.dims import broadcast_to
 from ..._indexing.inserting import diagonal
@@ -25,10 +26,27 @@ _TRANS = {0: 0, 1: 1, 2: 2, "N": 0, "T": 1, "C": 2}
 # raised as trtrs's LinAlgError at the next synchronisation. Position i of the (batch..., n)
 # diagonals is recorded as ~i: the channel keeps the maximum, so the first zero is reported.
 _ZERO_DIAGONAL = 2  # device_errors flag
-_RECORD_ZERO = ElementwiseKernel(
-    "T d, raw uint64 err, int64 n", "",
-    "if (d == decltype(d)(0)) cuarray::device_error((unsigned long long*)err, 2ull, ~(unsigned long long)i, 0, n);",
-    "cuarray_scipy_record_zero_diagonal", preamble='#include "cuarray/indexing.cuh"', no_return=True)
+_RECORD_ZERO_OP = ("if (d == decltype(d)(0)) cuarray::device_error((unsigned long long*)err, 2ull, "
+                   "~(unsigned long long)i, 0, n);")
+_U8, _I8 = numpy.dtype(numpy.uint64), numpy.dtype(numpy.int64)
+_record_defs: dict = {}
+
+
+def record_zero_definition(dt) -> Definition:
+    """The engine's elementwise kernel recording the first zero of diagonals of dtype `dt`."""
+    d = _record_defs.get(dt)
+    if d is None:
+        params = [KernelParam("d", "in", dt, dt), KernelParam("err", "raw", _U8, _U8),
+                  KernelParam("n", "scalar", _I8, _I8)]
+        d = _record_defs[dt] = Definition(
+            "cuarray_scipy_record_zero_diagonal_{}_uint64_int64".format(dt.name), params, _RECORD_ZERO_OP,
+            preamble='typedef {} T;\n#include "cuarray/indexing.cuh"'.format(_dtypes.ctype(dt)))
+    return d
+
+
+def _record_zero(diag, err, n) -> None:
+    """Launch the recording kernel over `diag` (any strides) into the error buffer `err`."""
+    record_zero_definition(diag.dtype).run([diag], (numpy.int64(n),), diag.shape, raw=(err,))
 
 
 def _singular(value, axis, size):
@@ -77,7 +95,7 @@ def _raise_on(bits: int, a) -> None:
 def _record_zero_diagonal(a):
     """check_finite=False: a zero on `a`'s diagonals to the device-error channel (nothing read)."""
     if a.size:
-        _RECORD_ZERO(diagonal(a, 0, -2, -1), _errors.error_buffer(), a.shape[-1])
+        _record_zero(diagonal(a, 0, -2, -1), _errors.error_buffer(), a.shape[-1])
         _errors.after_launch()
 
 

@@ -8,7 +8,9 @@ import warnings
 
 import numpy
 
-from ..._core.reduction_kernel import ReductionKernel
+from ..._core import dtypes as _dtypes
+from ..._core.elementwise import KernelParam
+from ..._core.reduction import ReductionDef
 from ..._creation.basic import empty
 from ...linalg._util import as_array, compute_char
 
@@ -17,8 +19,25 @@ __all__ = ["as_lapack", "banded_operands", "deprecate_dtypes", "require_finite",
 
 # all(isfinite(x)) as one pass over x (the map is isfinite, the combine &&): no boolean temporary
 # and no second kernel, as `all(isfinite(x))` would take.
-_ALL_FINITE = ReductionKernel("T x", "bool y", "cuarray::isfinite(x)", "a && b", "y = a", "true",
-                              "cuarray_scipy_all_finite")
+_BOOL = numpy.dtype(numpy.bool_)
+_finite_defs: dict = {}
+
+
+def all_finite_definition(dt) -> ReductionDef:
+    """The engine's reduction `all(isfinite(x))` over `x` of dtype `dt` into a bool."""
+    d = _finite_defs.get(dt)
+    if d is None:
+        d = _finite_defs[dt] = ReductionDef(
+            "cuarray_scipy_all_finite_{}".format(dt.name), [KernelParam("x", "in", dt, dt)],
+            KernelParam("y", "out", _BOOL, _BOOL), "bool", 1, "_acc_t(cuarray::isfinite(x))", "a && b",
+            "_acc_t(true)", "y = a", preamble="typedef {} T;\n".format(_dtypes.ctype(dt)))
+    return d
+
+
+def _all_finite(a, flag) -> None:
+    """`flag` (a 0-d bool array) = all(isfinite(a)), one reduction over every axis of `a`."""
+    all_finite_definition(a.dtype).run(a.shape, [a], (), flag, tuple(range(a.ndim)))
+
 
 _NOT_FINITE = "array must not contain infs or NaNs"
 
@@ -41,7 +60,7 @@ def require_finite(check, *arrays) -> None:
         return
     flags = empty((len(todo),), dtype=numpy.bool_)
     for i, a in enumerate(todo):
-        _ALL_FINITE(a, flags[i])
+        _all_finite(a, flags[i])
     if not flags.get().all():
         raise ValueError(_NOT_FINITE)
 

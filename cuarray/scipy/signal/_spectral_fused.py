@@ -27,16 +27,20 @@ import typing
 import numpy
 
 import cuarray.fft as _fft  # (the subsystem, by its full name: layers checked in tests/test_layers.py)
-from ..._core.elementwise_kernel import ElementwiseKernel
 from ..._core.ndarray import _new_c
 from ..._core.ndarray import ndarray as _ndarray
-from ..._core.reduction_kernel import ReductionKernel
 from ..._creation.basic import empty as _empty
 from ...cuda import device as _device
 from ...cuda import stream as _stream
 from ...cuda.kernel_family import KernelFamily
 from ...lib.stride_tricks import sliding_window_view as _sliding_window_view
 from ..ndimage._tables import constant_table as _constant_table
+from ._spectral_rows import frames_strided as _frames_strided
+from ._spectral_rows import mean_power_reduce as _mean_power_reduce
+from ._spectral_rows import power as _power
+from ._spectral_rows import segment_times_into as _segment_times_into
+from ._spectral_rows import window_scale as _window_scale
+from ._spectral_rows import window_sum as _window_sum
 
 __all__ = ["applicable", "run", "frames", "write_frames", "mean_power", "chunking", "device_window",
            "segment_times", "SPECTRAL", "StftPlan", "twiddles", "ONE_PASS_MIN", "ONE_PASS_MAX", "PAIRS_NFFT",
@@ -82,42 +86,6 @@ PAIRS_MAX = 64  # pairs a thread sums at most (its running sums are in the signa
 PAIRS_PER_SM = 8  # blocks an SM the grid aims at
 # (block, __launch_bounds__ minimum) of welch_pairs for float32 and float64 (docs/perf-notes.md)
 PAIRS_SHAPE = {4: (128, 4), 8: (64, 1)}
-
-# y[r, j] of the frames (r = b * nseg + s, the flat segment of batch row b): the detrended,
-# windowed segment, zero past nperseg (SciPy's detrend, then `win * seg`, in the signal's dtype).
-# Sample t = s nstep + j - pre of the signal (zero outside its len samples: stft's zero boundary
-# and padding, never stored).
-_FRAME_OP = ("const long long j_ = (long long)i % nfft, r_ = (long long)i / nfft; "
-             "if (j_ < nper) { const long long b_ = r_ / nseg, s_ = r_ - b_ * nseg, t_ = s_ * nstep + j_ - pre; "
-             "T v_ = t_ >= 0 && t_ < len ? x[b_ * len + t_] : T(0); if (detrend) v_ = v_ - m[r_]; "
-             "y = v_ * w[j_]; } else { y = T(0); }")
-# SciPy's conj(X) * X * scale, doubled inside a one-sided spectrum (frequencies 1 .. hi - 1).
-_POWER_OP = ("const long long f_ = (long long)i % nf; "
-             "const R p_ = (R)X.real() * (R)X.real() + (R)X.imag() * (R)X.imag(); "
-             "y = p_ * ((f_ >= 1 && f_ < hi) ? (R)(2.0 * s) : (R)s)")
-
-
-@functools.lru_cache(maxsize=None)
-def _frame_kernel():
-    return ElementwiseKernel(
-        "raw T x, raw T m, raw T w, int64 len, int64 nstep, int64 nper, int64 nfft, int64 nseg, int32 detrend, "
-        "int64 pre",
-        "T y", _FRAME_OP, "cuarray_signal_frames")
-
-
-@functools.lru_cache(maxsize=None)
-def _power_kernel():
-    return ElementwiseKernel("C X, float64 s, int64 nf, int64 hi", "R y", _POWER_OP, "cuarray_signal_power")
-
-
-@functools.lru_cache(maxsize=None)
-def _mean_power_kernel():
-    # |X|^2 accumulated in double (SciPy rounds each term to the signal's precision first)
-    return ReductionKernel(
-        "C X, R c, float64 inv", "R y",
-        "((double)X.real() * (double)X.real() + (double)X.imag() * (double)X.imag()) * (double)c",
-        "a + b", "y = (R)(a * inv)", "0", "cuarray_signal_mean_power", reduce_type="float64")
-
 
 def chunking(nseg: int, nf: int, batch: int, sm_count: int):
     """(rows, nchunks): segments a chunk of power_partials and the chunks, about 16 blocks of 256
@@ -285,39 +253,14 @@ def mean_power(spec, c, real):
     return out
 
 
-# SciPy's segment times: arange(start, stop, step) / fs, less `off` with a boundary (the arange
-# values are exact: halves of integers; each operation rounds as NumPy's does).
-_TIMES_OP = "y = (start + (double)i * step) / fs; if (shift) y = y - off"
-
-
-@functools.lru_cache(maxsize=None)
-def _times_kernel():
-    return ElementwiseKernel("float64 start, float64 step, float64 fs, float64 off, int32 shift", "float64 y",
-                             _TIMES_OP, "cuarray_signal_segment_times")
-
-
 def segment_times(start: float, stop: float, step: int, fs: float, off):
     """`numpy.arange(start, stop, step) / fs` (minus `off` unless None) on the device: one launch,
     NumPy's length and values (not an arange, a divide and a subtract)."""
     n = max(0, math.ceil((stop - start) / step))
     out = _empty((n,), dtype=numpy.float64)
     if n:
-        _times_kernel()(float(start), float(step), float(fs), float(off or 0.0), numpy.int32(off is not None), out)
+        _segment_times_into(float(start), float(step), float(fs), float(off or 0.0), off is not None, out)
     return out
-
-
-@functools.lru_cache(maxsize=None)
-def _window_sum_kernel():
-    return ReductionKernel("T w, int32 sq", "float64 y", "sq ? (double)w * (double)w : (double)w", "a + b", "y = a",
-                           "0", "cuarray_signal_window_sum", reduce_type="float64")
-
-
-@functools.lru_cache(maxsize=None)
-def _window_scale_kernel():
-    # w sqrt(scale): 1 / (fs S) for 'density' (S the sum of squares), 1 / S^2 for 'spectrum' (S the sum)
-    return ElementwiseKernel("T w, raw float64 S, float64 fs, int32 sq", "R y",
-                             "const double s_ = sq ? 1.0 / (fs * S[0]) : 1.0 / (S[0] * S[0]); "
-                             "y = (R)((double)w * sqrt(s_))", "cuarray_signal_window_scale")
 
 
 def device_window(win, dtype, fs, density: bool):
@@ -325,9 +268,9 @@ def device_window(win, dtype, fs, density: bool):
     (its sum or sum of squares in double, then the product), so the scale never reaches the host
     (a device window was downloaded each call: a sync and a pageable copy). The power |X|^2 of
     its frames carries the scale, and 'stft' frames the square root SciPy takes."""
-    s = _window_sum_kernel()(win, numpy.int32(density))
+    s = _window_sum(win, density)
     out = _empty(win.shape, dtype=dtype)
-    _window_scale_kernel()(win, s, float(fs), numpy.int32(density), out)
+    _window_scale(win, s, float(fs), density, out)
     return out
 
 
@@ -369,8 +312,7 @@ def write_frames(x, w, n, nstep, nperseg, nfft, nseg, detrend: bool, pre, out) -
     strides) after a reduction for the means."""
     if not x.flags.c_contiguous:
         means = _sliding_window_view(x, nperseg, axis=-1)[..., ::nstep, :].mean(-1) if detrend else w
-        _frame_kernel()(x, means, w, numpy.int64(n), numpy.int64(nstep), numpy.int64(nperseg), numpy.int64(nfft),
-                        numpy.int64(nseg), numpy.int32(detrend), numpy.int64(pre), out)
+        _frames_strided(x, means, w, n, nstep, nperseg, nfft, nseg, detrend, pre, out)
         return
     rows = out.size // nfft
     grid = max(1, min(-(-rows // 8), 64 * _device._sm_count(_device.get_device_id())))
@@ -408,9 +350,9 @@ def run(x, win, nperseg: int, noverlap: int, nfft: int, detrend, scale: float, m
         if spec.flags.c_contiguous and math.prod(spec.shape[:-2]) <= _BATCH_MAX:
             return mean_power(spec, _constant_table(c), x.dtype)
         c = _constant_table(c.astype(x.dtype))
-        return _mean_power_kernel()(spec, c, 1.0 / spec.shape[-2], axis=-2)
+        return _mean_power_reduce(spec, c, 1.0 / spec.shape[-2])
     out = _empty(spec.shape, dtype=x.dtype)
-    _power_kernel()(spec, float(scale), numpy.int64(nf), numpy.int64(hi), out)
+    _power(spec, float(scale), nf, hi, out)
     return out
 
 

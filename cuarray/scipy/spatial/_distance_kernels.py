@@ -1,4 +1,5 @@
-"""The kernels of `cdist`/`pdist`, as ElementwiseKernel/ReductionKernel rows (no raw launches).
+"""The kernels of `cdist`/`pdist`, as rows of the engine's elementwise and reduction definitions
+(no raw launches).
 
 - Product epilogues: one elementwise pass over a GEMM block `g = A @ B.T` with the rows' norms
   broadcast, written straight into the distance matrix (the euclidean family, cosine, the boolean
@@ -10,12 +11,15 @@
 
 from __future__ import annotations
 
-import functools
+import numpy
 
-from ..._core.elementwise_kernel import ElementwiseKernel
-from ..._core.reduction_kernel import ReductionKernel
+from ..._core import shapes as _shapes
+from ..._core.elementwise import Definition, KernelParam
+from ..._core.ndarray import _new_c, ndarray
+from ..._core.reduction import ReductionDef
+from ..._core.reduction_ops import normalize_axes
 
-__all__ = ["epilogue", "pair_reduction", "BOOL_CODES"]
+__all__ = ["epilogue", "pair_reduction", "epilogue_definition", "reduction_definition", "BOOL_CODES"]
 
 # The boolean metrics' codes in the counts epilogue (`bool_from_counts` below).
 BOOL_CODES = {"dice": 0, "jaccard": 1, "hamming": 2, "rogerstanimoto": 3, "russellrao": 4,
@@ -86,13 +90,91 @@ _REDUCTIONS = {
 }
 
 
-@functools.lru_cache(maxsize=None)
+_F8 = numpy.dtype(numpy.float64)
+_defs: dict = {}
+
+
+def _params(text, stored):
+    """KernelParams of a row's parameter list ("float64 g, int32 root"), each array input of its
+    stored dtype in `stored` (None: a scalar of the declared type)."""
+    out = []
+    for word, st in zip(text.split(","), stored):
+        tname, name = word.split()
+        dt = numpy.dtype(tname)
+        out.append(KernelParam(name, "scalar", dt, dt) if st is None else KernelParam(name, "in", st, dt))
+    return out
+
+
+def _types(params) -> str:
+    return "_".join(p.compute.name for p in params)
+
+
+def epilogue_definition(name, stored) -> Definition:
+    """The epilogue `name` over inputs of stored dtypes `stored` (None for a scalar)."""
+    key = ("epilogue", name, stored)
+    d = _defs.get(key)
+    if d is None:
+        ins, _, op, kname = _EPILOGUES[name]
+        params = _params(ins, stored) + [KernelParam("d", "out", _F8, _F8, by_ref=True)]
+        d = _defs[key] = Definition("{}_{}".format(kname, _types(params)), params, op)
+    return d
+
+
+def reduction_definition(name, stored) -> ReductionDef:
+    """The pair reduction `name` over inputs of stored dtypes `stored` (None for a scalar)."""
+    key = ("reduction", name, stored)
+    d = _defs.get(key)
+    if d is None:
+        ins, mapped, red, post, ident = _REDUCTIONS[name]
+        params = _params(ins, stored)
+        d = _defs[key] = ReductionDef("cuarray_spatial_{}_{}".format(name, _types(params)), params,
+                                      KernelParam("d", "out", _F8, _F8), "double", 8, "_acc_t({})".format(mapped),
+                                      red, "_acc_t({})".format(ident), post)
+    return d
+
+
+def _bind(text, args):
+    """(stored dtypes, arrays, scalars as their declared types, broadcast shape) of a row's call."""
+    stored, arrays, scalars = [], [], []
+    for word, a in zip(text.split(","), args):
+        if isinstance(a, ndarray):
+            stored.append(a.dtype)
+            arrays.append(a)
+        else:
+            stored.append(None)
+            scalars.append(numpy.dtype(word.split()[0]).type(a))
+    shapes = [a.shape for a in arrays]
+    shape = shapes[0] if len(set(shapes)) == 1 else _shapes.broadcast_shapes(*shapes)
+    return tuple(stored), arrays, tuple(scalars), shape
+
+
 def epilogue(name):
-    ins, outs, op, kname = _EPILOGUES[name]
-    return ElementwiseKernel(ins, outs, op, kname)
+    """The epilogue `name` as a call: its inputs (arrays or numbers), then the float64 output they
+    broadcast to, written in place."""
+    ins = _EPILOGUES[name][0]
+
+    def run(*args):
+        out = args[-1]
+        stored, arrays, scalars, _ = _bind(ins, args[:-1])
+        shape = _shapes.broadcast_shapes(*[a.shape for a in arrays], out.shape)
+        epilogue_definition(name, stored).run(arrays + [out], scalars, shape)
+
+    return run
 
 
-@functools.lru_cache(maxsize=None)
 def pair_reduction(name):
-    ins, mapped, red, post, ident = _REDUCTIONS[name]
-    return ReductionKernel(ins, "float64 d", mapped, red, post, ident, "cuarray_spatial_" + name)
+    """The pair reduction `name` as a call: its inputs (arrays broadcast together, or numbers),
+    optionally the float64 output (positional or `out=`), reduced over `axis`."""
+    ins = _REDUCTIONS[name][0]
+    nin = len(ins.split(","))
+
+    def run(*args, out=None, axis=None):
+        if len(args) == nin + 1 and out is None:
+            out, args = args[-1], args[:-1]
+        stored, arrays, scalars, shape = _bind(ins, args)
+        raxes = normalize_axes(axis, len(shape))
+        y = _new_c(tuple(n for i, n in enumerate(shape) if i not in raxes), _F8) if out is None else out
+        reduction_definition(name, stored).run(shape, arrays, scalars, y, raxes)
+        return y
+
+    return run

@@ -1,5 +1,5 @@
-"""Fused vector updates of the Krylov solvers, as ElementwiseKernels whose scalars are device
-0-d arrays read inside the kernel (`raw`): no host read, and one launch where the plain form
+"""Fused vector updates of the Krylov solvers, as engine elementwise definitions whose scalars are
+device 0-d arrays read inside the kernel (`raw`): no host read, and one launch where the plain form
 takes several. Measured on the fake device (cuarray.testing.fake_device): `x += (num/den)*p;
 r -= (num/den)*q` costs 7.4 us of host time as one kernel against ~40 us as five operations
 (a 0-d operand takes cuarray's broadcasting path, ~14 us per multiply); cg runs two of these
@@ -8,31 +8,50 @@ per iteration with one host read, so this is most of its host time.
 
 from __future__ import annotations
 
-import functools
+from ..._core import dtypes as _dtypes
+from ..._core.elementwise import Definition, KernelParam
 
-from ..._core.elementwise_kernel import ElementwiseKernel
+__all__ = ["axpy2", "xpby", "definition"]
 
-__all__ = ["axpy2", "xpby"]
-
-# The two updates, one row each: (parameters in, parameters out, operation, kernel name).
+# The two updates, one row each: (raw scalar operands, inputs, in-place outputs, operation, kernel
+# name). T is the dtype of `num`; the arrays are read and written in their own dtypes.
 _ROWS = {
-    "axpy2": ("raw T num, raw T den, T p, T q", "T x, T r",
+    "axpy2": (("num", "den"), ("p", "q"), ("x", "r"),
               "const T a = num[0] / den[0]; x = x + a * p; r = r - a * q", "cuarray_krylov_axpy2"),
-    "xpby": ("raw T num, raw T den, T z", "T p", "p = z + (num[0] / den[0]) * p", "cuarray_krylov_xpby"),
+    "xpby": (("num", "den"), ("z",), ("p",), "p = z + (num[0] / den[0]) * p", "cuarray_krylov_xpby"),
 }
+_defs: dict = {}
 
 
-@functools.lru_cache(maxsize=None)
-def kernel(name):
-    ins, outs, op, kname = _ROWS[name]
-    return ElementwiseKernel(ins, outs, op, kname)
+def definition(name, t, ins, outs) -> Definition:
+    """The update `name` for scalars of dtype `t` over inputs and outputs of dtypes `ins`, `outs`."""
+    key = (name, t, ins, outs)
+    d = _defs.get(key)
+    if d is None:
+        raws, in_names, out_names, op, kname = _ROWS[name]
+        params = [KernelParam(n, "raw", t, t) for n in raws]
+        params += [KernelParam(n, "in", dt, t) for n, dt in zip(in_names, ins)]
+        params += [KernelParam(n, "out", dt, t, by_ref=True) for n, dt in zip(out_names, outs)]
+        types = "_".join(dt.name for dt in (t,) * len(raws) + ins + outs)
+        d = _defs[key] = Definition("{}_{}".format(kname, types), params, op,
+                                    preamble="typedef {} T;\n".format(_dtypes.ctype(t)))
+    return d
+
+
+def _run(name, num, den, ins, outs) -> None:
+    shape = outs[0].shape
+    for a in ins + outs:
+        if a.shape != shape:
+            raise ValueError("Krylov update {}: operands of shapes {} and {}".format(name, a.shape, shape))
+    d = definition(name, num.dtype, tuple(a.dtype for a in ins), tuple(a.dtype for a in outs))
+    d.run(list(ins + outs), (), shape, raw=(num, den))
 
 
 def axpy2(num, den, p, q, x, r) -> None:
-    """x += (num/den) * p and r -= (num/den) * q in place (num, den: 0-d device arrays)."""
-    kernel("axpy2")(num, den, p, q, x, r)
+    """x += (num/den) * p and r -= (num/den) * q in place (num, den: 0-d device arrays of one dtype)."""
+    _run("axpy2", num, den, (p, q), (x, r))
 
 
 def xpby(num, den, z, p) -> None:
     """p = z + (num/den) * p in place."""
-    kernel("xpby")(num, den, z, p)
+    _run("xpby", num, den, (z,), (p,))

@@ -18,29 +18,24 @@ PAIRS = [(F4, C8), (F8, C16)]
 @pytest.mark.parametrize("real,cplx", PAIRS)
 def test_fused_kernels_compile(real, cplx):
     from cuarray._core.reduction import Stage
-    from cuarray.scipy.signal import _spectral_fused as fz
+    from cuarray.scipy.signal import _spectral_rows as rows
 
-    sc = lambda d: ("scalar", d, d)  # noqa: E731
-    frame = fz._frame_kernel()._definition(
-        [("raw", real, real)] * 3 + [sc(I8)] * 5 + [sc(I4), sc(I8), ("out", real, real)], {"T": real})
-    power = fz._power_kernel()._definition([("in", cplx, cplx), sc(F8), sc(I8), sc(I8), ("out", real, real)],
-                                           {"C": cplx, "R": real})
+    frame = rows.elementwise_definition("frames", {"T": real})
+    power = rows.elementwise_definition("power", {"C": cplx, "R": real})
     for d in (frame, power):
         for layout, nd, it in (("flat", 1, np.int32), ("nd", 2, np.int64)):
             name, src = d.source(layout, nd, it)
             compile_sm90(src, [])
-    mean = fz._mean_power_kernel()._definition([("in", cplx, cplx), ("in", real, real), sc(F8)],
-                                               {"C": cplx, "R": real}, real, "double", 8)
-    wsum = fz._window_sum_kernel()._definition([("in", real, real), sc(I4)], {"T": real}, F8, "double", 8)
+    mean = rows.reduction_definition("mean_power", {"C": cplx, "R": real})
+    wsum = rows.reduction_definition("window_sum", {"T": real})
     for st in (Stage("map", "out", 32, 4, 4, 1, 1, np.int32), Stage("map", "out", 256, 1, 1, 1, 2, np.int64)):
         for d in (mean, wsum):
             name, src = d.source(st)
             compile_sm90(src, [])
-    times = fz._times_kernel()._definition([sc(F8)] * 4 + [sc(I4), ("out", F8, F8)], {})
+    times = rows.elementwise_definition("times", {})
     compile_sm90(times.source("flat", 1, np.int32)[1], [])
     for wdt in (F4, F8):  # (a window of either precision for a signal of either)
-        scale = fz._window_scale_kernel()._definition([("in", wdt, wdt), ("raw", F8, F8), sc(F8), sc(I4),
-                                                       ("out", real, real)], {"T": wdt, "R": real})
+        scale = rows.elementwise_definition("window_scale", {"T": wdt, "R": real})
         name, src = scale.source("flat", 1, np.int32)
         compile_sm90(src, [])
 
@@ -341,7 +336,8 @@ def fused_host(signal_standins, host_copies, monkeypatch, uploads, device_window
                  write_frames=host_write_frames, segment_times=_segment_times_model, _ndarray=np.ndarray,
                  _empty=lambda shape, dtype: np.full(shape, np.nan, dtype),
                  _sliding_window_view=np.lib.stride_tricks.sliding_window_view,
-                 _frame_kernel=_Frame, _power_kernel=_Power, _mean_power_kernel=_MeanPower,
+                 _frames_strided=_Frame(), _power=_Power(),
+                 _mean_power_reduce=lambda X, c, inv: _MeanPower()(X, c, inv, -2),
                  mean_power_pairs=pairs_model, power_rows=_power_rows_model)})
     calls = []
     run = copies[fz].run

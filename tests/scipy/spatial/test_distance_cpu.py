@@ -109,11 +109,9 @@ def _nvrtc():
 @pytest.mark.parametrize("name", sorted(K._EPILOGUES))
 def test_epilogues_compile(name):
     compiler = _nvrtc()
-    k = K.epilogue(name)
-    f8, i4 = np.dtype("f8"), np.dtype("i4")
-    kinds = [("in", f8, f8)] * 3
-    kinds += {"squared": [("scalar", i4, i4)], "cosine": [], "bool": [("in", f8, f8), ("scalar", i4, i4)]}[name]
-    d = k._definition(kinds + [("out", f8, f8)], {})
+    f8 = np.dtype("f8")
+    stored = (f8,) * 3 + {"squared": (None,), "cosine": (), "bool": (f8, None)}[name]
+    d = K.epilogue_definition(name, stored)
     for layout, nd, it in (("flat", 1, np.int32), ("nd", 2, np.int64)):
         compiler.compile_cubin(d.source(layout, nd, it)[1], arch="sm_90")
 
@@ -124,12 +122,9 @@ def test_pair_reductions_compile(name):
     from cuarray._core import reduction
 
     compiler = _nvrtc()
-    rk = K.pair_reduction(name)
     f8 = np.dtype("f8")
-    kinds = [("in", f8, f8)] * (3 if name.endswith("_w") else 2)
-    if name.startswith("minkowski"):
-        kinds.append(("scalar", f8, f8))
-    d = rk._definition(kinds, {}, f8, "double", 8)
+    stored = (f8,) * (3 if name.endswith("_w") else 2) + ((None,) if name.startswith("minkowski") else ())
+    d = K.reduction_definition(name, stored)
     src = d.source(reduction.Stage("map", "out", 32, 4, 4, 1, 1, np.int32))[1]
     compiler.compile_cubin(src, arch="sm_90")
 

@@ -69,13 +69,10 @@ def test_kernels_compile(name, dt):
         compiler.compile_cubin('extern "C" __global__ void k() {}', arch="sm_90")
     except Exception as exc:  # no NVRTC on this machine
         pytest.skip("NVRTC unavailable: {}".format(exc))
-    k = K.kernel(name)
     d = np.dtype(dt)
-    kinds = [("in", d, d)] * len(k.in_params)
-    if name in ("apply", "rigid_apply"):
-        kinds[-1] = ("scalar", np.dtype("i4"), np.dtype("i4"))
-    kinds += [("out", d, d)] * len(k.out_params)
+    pin, pout, _ = K._ROWS[name]
+    ins = tuple(None if p.split()[0] == "int32" else d for p in pin.split(","))
     bound = {"T": d, "V": d} if name in ("apply", "rigid_apply") else {"T": d}
-    definition = k._definition(kinds, bound)
+    definition = K.definition(name, ins, (d,) * len(pout.split(",")), bound)
     for layout, nd, it in (("flat", 1, np.int32), ("nd", 2, np.int64)):
         compiler.compile_cubin(definition.source(layout, nd, it)[1], arch="sm_90")

@@ -1,15 +1,18 @@
-"""The per-rotation kernels of `Rotation` (and `RigidTransform.apply`), as ElementwiseKernel rows
-over the components of quaternions (x, y, z, w: views `q[..., k]` of a (..., 4) array, broadcast
-as NumPy does) or of transform matrices, so a composition, a matrix or the rotation of a batch
-of vectors is one launch however the batch is laid out."""
+"""The per-rotation kernels of `Rotation` (and `RigidTransform.apply`), as engine elementwise
+definitions (one row each: parameters in, parameters out, operation) over the components of
+quaternions (x, y, z, w: views `q[..., k]` of a (..., 4) array, broadcast as NumPy does) or of
+transform matrices, so a composition, a matrix or the rotation of a batch of vectors is one
+launch however the batch is laid out."""
 
 from __future__ import annotations
 
-import functools
+import numpy
 
-from ...._core.elementwise_kernel import ElementwiseKernel
+from ...._core import dtypes as _dtypes
+from ...._core import shapes as _shapes
+from ...._core.elementwise import Definition, KernelParam
 
-__all__ = ["kernel"]
+__all__ = ["kernel", "definition"]
 
 _Q = "T x, T y, T z, T w"
 
@@ -59,7 +62,53 @@ _ROWS = {
 }
 
 
-@functools.lru_cache(maxsize=None)
+_PLACEHOLDERS = ("T", "V")
+_defs: dict = {}
+
+
+def _params(text):
+    """[(type, name)] of a row's parameter list ("T x, int32 inverse")."""
+    return [tuple(word.split()) for word in text.split(",")]
+
+
+def definition(name, ins, outs, bound) -> Definition:
+    """The row `name` over inputs and outputs of stored dtypes `ins`, `outs` (None for a scalar
+    parameter), placeholders bound to dtypes by `bound` ({"T": ..., "V": ...})."""
+    key = (name, ins, outs, tuple(sorted(bound.items())))
+    d = _defs.get(key)
+    if d is None:
+        pin, pout, op = _ROWS[name]
+        params = []
+        for (tv, n), dt in zip(_params(pin), ins):
+            if tv in _PLACEHOLDERS:
+                params.append(KernelParam(n, "in", dt, bound[tv]))
+            else:
+                params.append(KernelParam(n, "scalar", numpy.dtype(tv), numpy.dtype(tv)))
+        params += [KernelParam(n, "out", dt, bound[tv], by_ref=True) for (tv, n), dt in zip(_params(pout), outs)]
+        preamble = "".join("typedef {} {};\n".format(_dtypes.ctype(dt), tv) for tv, dt in sorted(bound.items()))
+        types = "_".join(p.compute.name for p in params)
+        d = _defs[key] = Definition("cuarray_rotation_{}_{}".format(name, types), params, op, preamble=preamble)
+    return d
+
+
 def kernel(name):
-    ins, outs, op = _ROWS[name]
-    return ElementwiseKernel(ins, outs, op, "cuarray_rotation_" + name)
+    """The row `name` as a call: its inputs (arrays; numpy.int32 for an int32 parameter), then its
+    outputs, broadcast together; each placeholder takes the dtype of its first array."""
+    pin, pout, _ = _ROWS[name]
+    types = [tv for tv, _ in _params(pin) + _params(pout)]
+    nin = len(_params(pin))
+
+    def run(*args):
+        bound = {}
+        for tv, a in zip(types, args):
+            if tv in _PLACEHOLDERS and tv not in bound:
+                bound[tv] = a.dtype
+        arrays = [a for tv, a in zip(types, args) if tv in _PLACEHOLDERS]
+        scalars = tuple(a for tv, a in zip(types, args) if tv not in _PLACEHOLDERS)
+        ins = tuple(a.dtype if tv in _PLACEHOLDERS else None for tv, a in zip(types[:nin], args))
+        outs = tuple(a.dtype for a in args[nin:])
+        shapes = [a.shape for a in arrays]
+        shape = shapes[0] if len(set(shapes)) == 1 else _shapes.broadcast_shapes(*shapes)
+        definition(name, ins, outs, bound).run(arrays, scalars, shape)
+
+    return run
