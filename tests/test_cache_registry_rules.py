@@ -15,10 +15,8 @@ Each must be registered: its name appears in a module-level `caches.register(...
 module (the table itself, or the `count`/`clear` callables that reach it), or the function is
 decorated with `caches.memo(...)` (an lru_cache the registry counts and clears) instead. Otherwise
 it is listed in NOT_A_DEVICE_CACHE with the reason it holds no kernel, plan, handle or workspace
-(a dtype table, a hook list, a host-side memo of numbers or names). STRING_KERNEL_MEMOS lists the
-memos of CuPy-style string kernels (ElementwiseKernel/ReductionKernel) that go away when those
-kernels become KernelFamily templates, whose own cache keeps them. Both lists may only shrink: an
-entry that is no longer found (or no longer builds a string kernel) fails the test.
+(a dtype table, a hook list, a host-side memo of numbers or names). The list may only shrink: an
+entry that is no longer found fails the test.
 """
 
 from __future__ import annotations
@@ -34,7 +32,6 @@ _CONTAINER_CALLS = {"dict", "list", "set", "defaultdict", "OrderedDict", "WeakKe
                     "WeakValueDictionary", "WeakSet", "deque", "Counter"}
 _MUTATORS = {"setdefault", "update", "append", "add", "extend", "insert", "appendleft", "__setitem__",
              "pop", "popitem", "remove", "discard", "clear"}
-_STRING_KERNELS = {"ElementwiseKernel", "ReductionKernel", "RawKernel"}
 
 
 def _is_container(v) -> bool:
@@ -132,15 +129,6 @@ def memos(path: pathlib.Path) -> dict:
         found[name] = containers[name]
     registered = _registered_names(tree)
     return {n: k for n, k in found.items() if n not in registered}
-
-
-def _builds_string_kernel(path: pathlib.Path, name: str) -> bool:
-    tree = _tree(path)
-    for fn in tree.body:
-        if isinstance(fn, ast.FunctionDef) and fn.name == name:
-            return any(isinstance(n, ast.Call) and getattr(n.func, "id", getattr(n.func, "attr", None)) in _STRING_KERNELS
-                       for n in ast.walk(fn))
-    return False
 
 
 # "module::name" -> why it holds no kernel, Definition, plan, handle or workspace.
@@ -260,21 +248,7 @@ NOT_A_DEVICE_CACHE = {
     "testing/fake_device.py::_buffers": "the fake device's host allocations (the test double's memory)",
 }
 
-# Memos of CuPy-style string kernels (ElementwiseKernel/ReductionKernel objects, each keeping its
-# own compiled kernels): they go when those kernels become KernelFamily templates, whose cache
-# (registered) keeps every kernel. Delete an entry when its function no longer builds one.
-STRING_KERNEL_MEMOS = {
-    "_math/fft_convolve.py::_product_kernel", "_math/fft_convolve.py::_pack_kernel",
-    "_math/fft_convolve.py::_frames_kernel", "_math/fft_convolve.py::_gather_kernel",
-    "polynomial/_kernels.py::kernel", "scipy/_twiddle.py::_rotate_kernel", "scipy/_twiddle.py::_rotate_part_kernel",
-    "scipy/signal/_spectral_fused.py::_frame_kernel", "scipy/signal/_spectral_fused.py::_power_kernel",
-    "scipy/signal/_spectral_fused.py::_mean_power_kernel", "scipy/signal/_spectral_fused.py::_times_kernel",
-    "scipy/signal/_spectral_fused.py::_window_sum_kernel", "scipy/signal/_spectral_fused.py::_window_scale_kernel",
-    "scipy/spatial/_distance_kernels.py::epilogue", "scipy/spatial/_distance_kernels.py::pair_reduction",
-    "scipy/spatial/transform/_rotation_kernels.py::kernel", "sparse/linalg/_kernels.py::kernel",
-}
 NOT_A_DEVICE_CACHE_MAX = 107
-STRING_KERNEL_MEMOS_MAX = 17
 
 
 # Files that may hold a memo at all (a module-level container, a memoised function): the others
@@ -299,7 +273,7 @@ def _found(pkg: pathlib.Path = PKG) -> dict:
 def test_every_device_cache_is_registered():
     """Each memo the scan finds is registered, or listed with the reason it holds nothing of the device."""
     found = _found()
-    unlisted = sorted(k for k in found if k not in NOT_A_DEVICE_CACHE and k not in STRING_KERNEL_MEMOS)
+    unlisted = sorted(k for k in found if k not in NOT_A_DEVICE_CACHE)
     assert not unlisted, (
         "memos outside the cache registry: register each in cuarray/cuda/caches.py (`caches.register`, "
         "`caches.memo`; docs/contributing.md section 4), or, where it holds no kernel, Definition, plan, "
@@ -309,11 +283,9 @@ def test_every_device_cache_is_registered():
 
 def test_the_lists_only_shrink():
     found = _found()
-    stale = sorted((set(NOT_A_DEVICE_CACHE) | STRING_KERNEL_MEMOS) - set(found))
+    stale = sorted(set(NOT_A_DEVICE_CACHE) - set(found))
     assert not stale, "no longer found (registered or gone): delete from the lists: {}".format(stale)
-    not_string = sorted(k for k in STRING_KERNEL_MEMOS if not _builds_string_kernel(PKG / k.split("::")[0], k.split("::")[1]))
-    assert not not_string, "no longer build a string kernel: register them or delete them: {}".format(not_string)
-    assert len(NOT_A_DEVICE_CACHE) <= NOT_A_DEVICE_CACHE_MAX and len(STRING_KERNEL_MEMOS) <= STRING_KERNEL_MEMOS_MAX
+    assert len(NOT_A_DEVICE_CACHE) <= NOT_A_DEVICE_CACHE_MAX
     assert all(r.strip() for r in NOT_A_DEVICE_CACHE.values())
 
 

@@ -31,6 +31,7 @@ from .._core.elementwise import Definition, KernelParam
 from .._creation.basic import empty, zeros
 from ..cuda.libs import cufft as _cufft
 from ..fft import _fft
+from ..cuda import caches as _caches
 
 __all__ = ["fast_len", "convolve_full", "c2r_key", "block_len", "block_cost", "use_blocks", "convolve_blocks",
            "BLOCKS_MIN", "BLOCK_ONE_PASS"]
@@ -59,6 +60,7 @@ _ROWS = {
     "gather": ("raw T y, int64 B, int64 S, int64 k1", "T out", _GATHER_OP, "cuarray_fft_convolve_gather"),
 }
 _defs: dict = {}
+_caches.register("fftconvolve definitions", _defs)
 
 
 def _params(name):

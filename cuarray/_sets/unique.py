@@ -44,6 +44,7 @@ from .._sorting.searching_nonzero import flatnonzero
 from .._sorting.searching_reduce import argmax
 from . import unique_dense as _dense
 from . import unique_heads as _heads
+from ..cuda import caches as _caches
 
 __all__ = ["unique", "unique_all", "unique_counts", "unique_inverse", "unique_values", "sorted_flags", "nats_equal"]
 
@@ -61,6 +62,7 @@ _FLAGS_OP = "f = i == 0 || x[i] != x[i - 1]"
 _FLAGS_NAN_OP = "f = i == 0 || (x[i] != x[i - 1] && (x[i] == x[i] || x[i - 1] == x[i - 1]))"
 _BOOL = numpy.dtype(bool)
 _flag_defs: dict = {}
+_caches.register("unique flag definitions", _flag_defs)
 
 
 def flags_definition(dt, equal_nan: bool) -> Definition:

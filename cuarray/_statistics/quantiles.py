@@ -39,6 +39,7 @@ from .._math.sums import sum as sum_
 from .._sorting.searching import where
 from .quantile_select import select, take
 from .averages import nanmean
+from ..cuda import caches as _caches
 
 __all__ = ["percentile", "quantile", "nanpercentile", "nanquantile"]
 
@@ -152,6 +153,7 @@ _LERP_WEAK_OP = ("T d = hi - lo; r = above ? cuarray::rn::sub(hi, cuarray::rn::m
                  ": cuarray::rn::add(lo, cuarray::rn::mul(d, t))")
 _ROUNDED = '#include "cuarray/rounded.cuh"'
 _lerp_defs: dict = {}
+_caches.register("quantile interpolation definitions", _lerp_defs)
 
 
 def lerp_definition(weak: bool, nan: bool, dt, t_dt=_F8) -> Definition:

@@ -17,11 +17,13 @@ from .._core.copying import copy as _copy
 from .._core.elementwise import Definition, KernelParam
 from .._core.ndarray import ndarray
 from .._creation.basic import empty
+from ..cuda import caches as _caches
 
 __all__ = ["ROWS", "definition", "evaluate"]
 
 _I4 = numpy.dtype(numpy.int32)
 _defs: dict = {}
+_caches.register("polynomial evaluation definitions", _defs)
 
 # c[n - i] is NumPy's c[-i]; nd is NumPy's running degree (n - i + 2 at step i).
 ROWS = {

@@ -12,6 +12,7 @@ import numpy
 from .._core import dtypes as _dtypes
 from .._core.elementwise import Definition, KernelParam
 from .._creation.basic import empty
+from ..cuda import caches as _caches
 
 __all__ = ["rotate", "rotate_part", "definition"]
 
@@ -27,6 +28,7 @@ _ROWS = {
                     "cuarray_dct_rotate_part"),
 }
 _defs: dict = {}
+_caches.register("DCT/DST twiddle definitions", _defs)
 
 
 def definition(name, in_dt, out_dt) -> Definition:

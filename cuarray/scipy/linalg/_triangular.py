@@ -17,6 +17,7 @@ from ..._indexing.inserting import diagonal
 from ...linalg._util import LinAlgError, stacked_copy
 from . import _triangular_checks as _checks
 from ._validate import as_lapack, batch_shape, lapack_char, require_finite
+from ...cuda import caches as _caches
 
 __all__ = ["solve_triangular", "cho_factor", "cho_solve"]
 
@@ -30,6 +31,7 @@ _RECORD_ZERO_OP = ("if (d == decltype(d)(0)) cuarray::device_error((unsigned lon
                    "~(unsigned long long)i, 0, n);")
 _U8, _I8 = numpy.dtype(numpy.uint64), numpy.dtype(numpy.int64)
 _record_defs: dict = {}
+_caches.register("solve_triangular zero-diagonal definitions", _record_defs)
 
 
 def record_zero_definition(dt) -> Definition:

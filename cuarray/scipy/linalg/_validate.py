@@ -13,6 +13,7 @@ from ..._core.elementwise import KernelParam
 from ..._core.reduction import ReductionDef
 from ..._creation.basic import empty
 from ...linalg._util import as_array, compute_char
+from ...cuda import caches as _caches
 
 __all__ = ["as_lapack", "banded_operands", "deprecate_dtypes", "require_finite", "LinAlgWarning", "lapack_char",
            "batch_shape"]
@@ -21,6 +22,7 @@ __all__ = ["as_lapack", "banded_operands", "deprecate_dtypes", "require_finite",
 # and no second kernel, as `all(isfinite(x))` would take.
 _BOOL = numpy.dtype(numpy.bool_)
 _finite_defs: dict = {}
+_caches.register("check_finite definitions", _finite_defs)
 
 
 def all_finite_definition(dt) -> ReductionDef:

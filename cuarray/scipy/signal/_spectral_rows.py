@@ -14,6 +14,7 @@ from ..._core.elementwise import Definition, KernelParam
 from ..._core.ndarray import _new_c
 from ..._core.reduction import ReductionDef
 from ..._core.reduction_ops import normalize_axes
+from ...cuda import caches as _caches
 
 __all__ = ["frames_strided", "power", "mean_power_reduce", "segment_times_into", "window_sum", "window_scale",
            "elementwise_definition", "reduction_definition", "ELEMENTWISE", "REDUCTIONS"]
@@ -64,6 +65,7 @@ REDUCTIONS = {
                    "cuarray_signal_window_sum"),
 }
 _defs: dict = {}
+_caches.register("fused spectral definitions", _defs)
 
 
 def _dtype(tname, bound):

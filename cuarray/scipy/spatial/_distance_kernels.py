@@ -18,6 +18,7 @@ from ..._core.elementwise import Definition, KernelParam
 from ..._core.ndarray import _new_c, ndarray
 from ..._core.reduction import ReductionDef
 from ..._core.reduction_ops import normalize_axes
+from ...cuda import caches as _caches
 
 __all__ = ["epilogue", "pair_reduction", "epilogue_definition", "reduction_definition", "BOOL_CODES"]
 
@@ -92,6 +93,7 @@ _REDUCTIONS = {
 
 _F8 = numpy.dtype(numpy.float64)
 _defs: dict = {}
+_caches.register("distance kernel definitions", _defs)
 
 
 def _params(text, stored):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from ..._core import dtypes as _dtypes
 from ..._core.elementwise import Definition, KernelParam
+from ...cuda import caches as _caches
 
 __all__ = ["axpy2", "xpby", "definition"]
 
@@ -21,6 +22,7 @@ _ROWS = {
     "xpby": (("num", "den"), ("z",), ("p",), "p = z + (num[0] / den[0]) * p", "cuarray_krylov_xpby"),
 }
 _defs: dict = {}
+_caches.register("Krylov update definitions", _defs)
 
 
 def definition(name, t, ins, outs) -> Definition:

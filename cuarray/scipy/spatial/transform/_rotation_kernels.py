@@ -11,6 +11,7 @@ import numpy
 from ...._core import dtypes as _dtypes
 from ...._core import shapes as _shapes
 from ...._core.elementwise import Definition, KernelParam
+from ....cuda import caches as _caches
 
 __all__ = ["kernel", "definition"]
 
@@ -64,6 +65,7 @@ _ROWS = {
 
 _PLACEHOLDERS = ("T", "V")
 _defs: dict = {}
+_caches.register("rotation kernel definitions", _defs)
 
 
 def _params(text):
