@@ -108,7 +108,11 @@ def test_scipy_collects_cuarray_parametrizations(tmp_path):
     tests = pathlib.Path(scipy.__file__).parent / "special" / "tests" / "test_logsumexp.py"
     if not tests.exists():
         pytest.skip("this SciPy has no tests installed")
-    env = {"SCIPY_ARRAY_API": "1", "PYTHONPATH": str(ECO), "PATH": "/usr/bin:/bin"}
+    import os
+
+    root = str(ECO.parents[1])  # (cuarray from this checkout, where it is not installed)
+    env = dict(os.environ, SCIPY_ARRAY_API="1",
+               PYTHONPATH=os.pathsep.join([str(ECO), root] + [p for p in [os.environ.get("PYTHONPATH")] if p]))
     out = subprocess.run([sys.executable, "-m", "pytest", "-p", "scipy_backends", "--pyargs",
                           "scipy.special.tests.test_logsumexp", "-m", "array_api_backends", "--collect-only", "-q",
                           "-p", "no:cacheprovider", "--xp-backends", "numpy,cuarray"],

@@ -74,6 +74,13 @@ def rosen(x):
     return (100.0 * (x[1:] - x[:-1] ** 2.0) ** 2.0 + (1 - x[:-1]) ** 2.0).sum(axis=0)
 
 
+def on_device(f):
+    """`f` for SciPy's reference, evaluated on the device, so both algorithms see the same values
+    (CUDA's sin/cos differ from glibc's in the last ulp; the error estimates are differences of such
+    values, and they decide the status)."""
+    return lambda x: cuarray.asnumpy(f(cuarray.asarray(x)))
+
+
 def f3(z):
     r, phi, th = z
     m = mod(z)
@@ -84,12 +91,12 @@ def f3(z):
 def test_jacobian_hessian(dtype):
     rng = np.random.default_rng()
     z = (rng.random((3, 7)) + 0.5).astype(dtype)
-    check(cd.jacobian(f3, cuarray.asarray(z)), sd.jacobian(f3, z))
+    check(cd.jacobian(f3, cuarray.asarray(z)), sd.jacobian(on_device(f3), z))
     x = (rng.random(5) + 0.5).astype(dtype)
-    check(cd.jacobian(rosen, cuarray.asarray(x)), sd.jacobian(rosen, x))
+    check(cd.jacobian(rosen, cuarray.asarray(x)), sd.jacobian(on_device(rosen), x))
     if dtype == np.float32:  # a float32 Hessian is a difference of noisy differences: SciPy's own test's point
         x = np.random.default_rng(458912319542).random(3).astype(dtype)
-    got, ref = cd.hessian(rosen, cuarray.asarray(x)), sd.hessian(rosen, x)
+    got, ref = cd.hessian(rosen, cuarray.asarray(x)), sd.hessian(on_device(rosen), x)
     if dtype == np.float64:
         check(got, ref, key="ddf")
     else:  # against the exact Hessian at SciPy's own test's tolerance

@@ -42,6 +42,16 @@ def check(got, ref, rtol):
             np.testing.assert_allclose(g, r, rtol=rtol, atol=rtol, equal_nan=True, err_msg=key)
 
 
+def on_device(f):
+    """`f` for SciPy's reference, evaluated on the device: both algorithms then see the same function
+    values (CUDA's pow and cos differ from glibc's in the last ulp, and near a root that moves a
+    step count), so the comparison is of the algorithms alone."""
+    def host_f(x, *args):
+        return cuarray.asnumpy(f(cuarray.asarray(x), *[cuarray.asarray(a) for a in args]))
+
+    return host_f
+
+
 def cubic(x, p):
     return x ** 3 - p
 
@@ -61,7 +71,7 @@ def test_find_root(dtype, shape):
     p = (rng.random(shape) * 4 - 2).astype(dtype)
     lo = (-3 - rng.random(shape[-1:])).astype(dtype)
     got = ce.find_root(cubic, (cuarray.asarray(lo), dtype(3)), args=(cuarray.asarray(p),))
-    check(got, se.find_root(cubic, (lo, dtype(3)), args=(p,)), TOL[dtype])
+    check(got, se.find_root(on_device(cubic), (lo, dtype(3)), args=(p,)), TOL[dtype])
 
 
 def test_find_root_statuses_and_callback():
@@ -95,7 +105,8 @@ def test_find_minimum(dtype):
     xm = (rng.random(50) * 0.2 - 0.1).astype(dtype)
     got = ce.find_minimum(valley, (dtype(-2), cuarray.asarray(xm), dtype(2.5)), args=(cuarray.asarray(p),))
     # a minimum is flat: x is determined to about sqrt(eps)
-    check(got, se.find_minimum(valley, (dtype(-2), xm, dtype(2.5)), args=(p,)), 3e-3 if dtype == np.float32 else 1e-6)
+    check(got, se.find_minimum(on_device(valley), (dtype(-2), xm, dtype(2.5)), args=(p,)),
+          3e-3 if dtype == np.float32 else 1e-6)
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64], ids=["f4", "f8"])
