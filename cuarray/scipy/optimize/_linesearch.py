@@ -1,0 +1,83 @@
+"""SciPy's Wolfe line searches along a device direction: the scalar searches (MINPACK's DCSRCH,
+then the strong-Wolfe zoom as the fallback) are SciPy's own host routines on host scalars;
+each trial point, value and gradient stays on the device.
+
+Host reads: one per trial step of DCSRCH (the value and the slope g.p read together, since
+DCSRCH always asks for both at the same step), and in the fallback one per value and one per
+slope it asks for. These scalars are what the search decides on; nothing else is read."""
+
+from ..._core.transfer import to_host
+from ..._manipulation.joining import stack
+from ...linalg._products import vdot
+
+__all__ = ["LineSearchError", "line_search_wolfe12"]
+
+
+class LineSearchError(RuntimeError):
+    pass
+
+
+def _scalar_searches():
+    # optional dependency: the scalar searches are SciPy's (host work on a few floats)
+    from scipy.optimize._linesearch import scalar_search_wolfe1, scalar_search_wolfe2  # noqa: PLC0415
+
+    return scalar_search_wolfe1, scalar_search_wolfe2
+
+
+def line_search_wolfe12(obj, xk, pk, gfk, old_fval, old_old_fval, c1=1e-4, c2=0.9, amin=1e-100, amax=1e100,
+                        extra_condition=None):
+    """SciPy's `_line_search_wolfe12`: (alpha, fval, old_fval, gradient at the new point or None)."""
+    wolfe1, wolfe2 = _scalar_searches()
+    points = {}
+
+    def point(a):
+        if a not in points:
+            points[a] = xk + a * pk
+        return points[a]
+
+    derphi0 = float(to_host(vdot(gfk, pk)))
+    gval, slopes = [gfk], {}
+
+    def phi1(a):
+        x = point(a)
+        f, g = obj.fun(x), obj.grad(x)
+        # one read: the value and the slope at this step
+        both = to_host(stack([f.astype(g.dtype), vdot(g, pk)]))
+        slopes[a] = (g, float(both[1]))
+        return float(both[0])
+
+    def derphi1(a):
+        if a not in slopes:
+            phi1(a)
+        gval[0] = slopes[a][0]
+        return slopes[a][1]
+
+    alpha, fval, old_fval = wolfe1(phi1, derphi1, old_fval, old_old_fval, derphi0, c1=c1, c2=c2, amax=amax,
+                                   amin=amin, xtol=1e-14)
+    gnew = gval[0]
+    if alpha is not None and extra_condition is not None:
+        if not extra_condition(alpha, point(alpha), fval, gnew):
+            alpha = None
+    if alpha is None:
+        gval2, gval_alpha = [None], [None]
+
+        def phi2(a):
+            return float(to_host(obj.fun(point(a))))  # one read: the value
+
+        def derphi2(a):
+            gval2[0], gval_alpha[0] = obj.grad(point(a)), a
+            return float(to_host(vdot(gval2[0], pk)))  # one read: the slope
+
+        extra2 = None
+        if extra_condition is not None:
+            def extra2(a, phi):
+                if gval_alpha[0] != a:
+                    derphi2(a)
+                return extra_condition(a, point(a), phi, gval2[0])
+
+        alpha, fval, old_fval, derphi_star = wolfe2(phi2, derphi2, old_fval, old_old_fval, derphi0, c1, c2, amax,
+                                                    extra2, maxiter=10)
+        gnew = None if derphi_star is None else gval2[0]
+    if alpha is None:
+        raise LineSearchError()
+    return alpha, fval, old_fval, gnew
