@@ -31,6 +31,8 @@ def line_search_wolfe12(obj, xk, pk, gfk, old_fval, old_old_fval, c1=1e-4, c2=0.
     points = {}
 
     def point(a):
+        # DCSRCH's steps are NumPy float64 scalars: as Python floats they keep a float32 iterate float32
+        a = float(a)
         if a not in points:
             points[a] = xk + a * pk
         return points[a]
@@ -80,4 +82,4 @@ def line_search_wolfe12(obj, xk, pk, gfk, old_fval, old_old_fval, c1=1e-4, c2=0.
         gnew = None if derphi_star is None else gval2[0]
     if alpha is None:
         raise LineSearchError()
-    return alpha, fval, old_fval, gnew
+    return float(alpha), fval, old_fval, gnew

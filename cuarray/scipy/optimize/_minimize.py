@@ -114,6 +114,8 @@ def minimize(fun, x0, args=(), method=None, jac=None, hess=None, hessp=None, bou
         jac = None
     if tol is not None and meth in ("bfgs", "cg"):
         options.setdefault("gtol", tol)
+    if tol is not None and meth == "_custom":
+        options.setdefault("tol", tol)
     if meth == "_custom":
         return method(fun, x0, args=args, jac=jac, hess=hess, hessp=hessp, bounds=bounds, constraints=constraints,
                       callback=callback, **options)
@@ -218,6 +220,7 @@ def _minimize_cg(fun, x0, args=(), jac=None, callback=None, gtol=1e-5, norm=nump
         cached = [None]
 
         def prp_step(alpha, gfkp1=None, xk=xk, pk=pk, gfk=gfk, deltak=deltak):
+            alpha = float(alpha)  # a Python float keeps a float32 iterate float32
             xkp1 = xk + alpha * pk
             if gfkp1 is None:
                 gfkp1 = obj.grad(xkp1)

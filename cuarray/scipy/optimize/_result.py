@@ -33,22 +33,20 @@ def _bound_array(v):
     # bounds are small parameters SciPy keeps as float arrays; a cuarray array is read once here
     if hasattr(v, "get") and not isinstance(v, numpy.ndarray):
         v = v.get()
-    return numpy.asarray(v, dtype=float)
+    return numpy.asarray(v)
 
 
 class Bounds:
     """See `scipy.optimize.Bounds`. The bounds are kept as host float arrays (SciPy's)."""
 
     def __init__(self, lb=-numpy.inf, ub=numpy.inf, keep_feasible=False):
-        self.lb = _bound_array(lb)
-        self.ub = _bound_array(ub)
-        self.keep_feasible = numpy.asarray(keep_feasible, dtype=bool)
+        self.lb = numpy.atleast_1d(_bound_array(lb))
+        self.ub = numpy.atleast_1d(_bound_array(ub))
+        self.keep_feasible = numpy.atleast_1d(numpy.asarray(keep_feasible)).astype(bool)
         try:
-            res = numpy.broadcast_arrays(self.lb, self.ub, self.keep_feasible)
+            self.lb, self.ub, self.keep_feasible = numpy.broadcast_arrays(self.lb, self.ub, self.keep_feasible)
         except ValueError as exc:
             raise ValueError("`lb`, `ub`, and `keep_feasible` must be broadcastable.") from exc
-        if any(a.ndim > 1 for a in res):
-            raise ValueError("`lb`, `ub`, and `keep_feasible` must be broadcastable.")
 
     def __repr__(self):
         start = f"{type(self).__name__}({self.lb!r}, {self.ub!r}"
