@@ -11,3 +11,5 @@ from ._rosen import rosen as rosen
 from ._rosen import rosen_der as rosen_der
 from ._rosen import rosen_hess as rosen_hess
 from ._rosen import rosen_hess_prod as rosen_hess_prod
+from ._scalar import minimize_scalar as minimize_scalar
+from ._scalar import root_scalar as root_scalar

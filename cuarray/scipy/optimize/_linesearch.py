@@ -6,6 +6,8 @@ Host reads: one per trial step of DCSRCH (the value and the slope g.p read toget
 DCSRCH always asks for both at the same step), and in the fallback one per value and one per
 slope it asks for. These scalars are what the search decides on; nothing else is read."""
 
+import warnings
+
 from ..._core.transfer import to_host
 from ..._manipulation.joining import stack
 from ...linalg._products import vdot
@@ -19,15 +21,16 @@ class LineSearchError(RuntimeError):
 
 def _scalar_searches():
     # optional dependency: the scalar searches are SciPy's (host work on a few floats)
-    from scipy.optimize._linesearch import scalar_search_wolfe1, scalar_search_wolfe2  # noqa: PLC0415
+    from scipy.optimize._linesearch import (LineSearchWarning, scalar_search_wolfe1,  # noqa: PLC0415
+                                            scalar_search_wolfe2)
 
-    return scalar_search_wolfe1, scalar_search_wolfe2
+    return scalar_search_wolfe1, scalar_search_wolfe2, LineSearchWarning
 
 
 def line_search_wolfe12(obj, xk, pk, gfk, old_fval, old_old_fval, c1=1e-4, c2=0.9, amin=1e-100, amax=1e100,
                         extra_condition=None):
     """SciPy's `_line_search_wolfe12`: (alpha, fval, old_fval, gradient at the new point or None)."""
-    wolfe1, wolfe2 = _scalar_searches()
+    wolfe1, wolfe2, warning = _scalar_searches()
     points = {}
 
     def point(a):
@@ -77,8 +80,10 @@ def line_search_wolfe12(obj, xk, pk, gfk, old_fval, old_old_fval, c1=1e-4, c2=0.
                     derphi2(a)
                 return extra_condition(a, point(a), phi, gval2[0])
 
-        alpha, fval, old_fval, derphi_star = wolfe2(phi2, derphi2, old_fval, old_old_fval, derphi0, c1, c2, amax,
-                                                    extra2, maxiter=10)
+        with warnings.catch_warnings():  # as SciPy's: the fallback's failure is the caller's status
+            warnings.simplefilter("ignore", warning)
+            alpha, fval, old_fval, derphi_star = wolfe2(phi2, derphi2, old_fval, old_old_fval, derphi0, c1, c2,
+                                                        amax, extra2, maxiter=10)
         gnew = None if derphi_star is None else gval2[0]
     if alpha is None:
         raise LineSearchError()
