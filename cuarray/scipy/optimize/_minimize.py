@@ -162,7 +162,8 @@ def _minimize_bfgs(fun, x0, args=(), jac=None, callback=None, gtol=1e-5, norm=nu
     _check_unknown(unknown)
     xk, obj, old_fval, gfk, old_old_fval, maxiter = _start(fun, x0, args, jac, eps, finite_diff_rel_step, maxiter)
     n = len(xk)
-    Hk = eye(n, dtype=xk.dtype) if hess_inv0 is None else as_parameter(hess_inv0, "scipy.optimize.minimize")
+    eye_n = eye(n, dtype=xk.dtype)
+    Hk = eye_n if hess_inv0 is None else as_parameter(hess_inv0, "scipy.optimize.minimize")
     allvecs = [xk] if return_all else None
     k, warnflag = 0, 0
     gnorm = float(to_host(vecnorm(gfk, norm)))
@@ -196,11 +197,11 @@ def _minimize_bfgs(fun, x0, args=(), jac=None, callback=None, gtol=1e-5, norm=nu
             warnflag = 2
             break
         rhok = 1000.0 if rhok_inv == 0.0 else 1.0 / rhok_inv
-        # (I - r s y')H(I - r y s') + r s s' expanded to rank-two updates: O(n^2) work, not SciPy's two
-        # O(n^3) products; equal in exact arithmetic
-        hy = dot(Hk, yk)
-        yhy = vdot(yk, hy)
-        Hk = Hk - rhok * (outer(sk, dot(yk, Hk)) + outer(hy, sk)) + (rhok * rhok * yhy + rhok) * outer(sk, sk)
+        # SciPy's product form (I - r s y')H(I - r y s') + r s s': two n^3 matrix products (cuBLAS), kept
+        # rather than the O(n^2) rank-two expansion so that the rounding, and so the stopping step, is SciPy's
+        a1 = eye_n - outer(sk, yk) * rhok
+        a2 = eye_n - outer(yk, sk) * rhok
+        Hk = dot(a1, dot(Hk, a2)) + rhok * outer(sk, sk)
     res = _finish(obj, k, maxiter, warnflag, gnorm, old_fval, xk, gfk, hess_inv=Hk)
     if return_all:
         res["allvecs"] = allvecs

@@ -52,13 +52,13 @@ def test_random_spd_quadratic(host_optimize, method):
     def g(x, a, b):
         return a @ x - b
 
-    r = host_optimize.minimize(f, x0, args=args, method=method, jac=g, tol=1e-9)
-    ref = so.minimize(f, x0, args=args, method=method, jac=g, tol=1e-9)
+    r = host_optimize.minimize(f, x0, args=args, method=method, jac=g, tol=1e-6)
+    ref = so.minimize(f, x0, args=args, method=method, jac=g, tol=1e-6)
     # trial points are remembered by identity, not compared by value as SciPy's are: two steps
     # that round to the same point cost SciPy one call and us two, so only nit is equal here
     _same(r, ref, rtol=1e-6, counts=False)
     assert r.nit == ref.nit and r.nfev >= ref.nfev
-    np.testing.assert_allclose(r.x, np.linalg.solve(a, b), rtol=1e-6, atol=1e-8)
+    np.testing.assert_allclose(r.x, np.linalg.solve(a, b), rtol=1e-5, atol=1e-6)
     if method == "BFGS":
         np.testing.assert_allclose(r.hess_inv, ref.hess_inv, rtol=1e-6, atol=1e-8)
 
