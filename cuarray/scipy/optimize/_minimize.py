@@ -23,11 +23,12 @@ from ..._statistics.order import max as max_, min as min_
 from ...linalg._products import dot, outer, vdot
 from ._linesearch import LineSearchError, line_search_wolfe12
 from ._objective import FD_METHODS, Objective
-from ._result import OptimizeResult
+from ._neldermead import minimize_neldermead
+from ._result import Bounds, OptimizeResult
 
 __all__ = ["minimize", "SUPPORTED"]
 
-SUPPORTED = ("BFGS", "CG")
+SUPPORTED = ("BFGS", "CG", "Nelder-Mead")
 _epsilon = numpy.sqrt(numpy.finfo(float).eps)
 _MESSAGES = {"success": "Optimization terminated successfully.",
              "maxiter": "Maximum number of iterations has been exceeded.",
@@ -83,7 +84,8 @@ def _check_unknown(unknown):
 
 def minimize(fun, x0, args=(), method=None, jac=None, hess=None, hessp=None, bounds=None, constraints=(), tol=None,
              callback=None, options=None):
-    """See `scipy.optimize.minimize`. Methods ``'BFGS'`` and ``'CG'`` (and a callable); ``fun``
+    """See `scipy.optimize.minimize`. Methods ``'BFGS'``, ``'CG'``, ``'Nelder-Mead'`` (with
+    bounds) and a callable; ``fun``
     (and ``jac``) take and return cuarray arrays; ``x0`` is a device array (a host list or NumPy
     array is copied as a parameter). Finite-difference gradients run ``fun`` on the device. The
     returned ``x``, ``jac`` and ``hess_inv`` are device arrays."""
@@ -106,7 +108,9 @@ def minimize(fun, x0, args=(), method=None, jac=None, hess=None, hessp=None, bou
     if hessp is not None and meth not in ("newton-cg", "trust-ncg", "trust-constr", "trust-krylov", "_custom"):
         warnings.warn(f"Method {method} does not use Hessian-vector product information (hessp).",
                       RuntimeWarning, stacklevel=2)
-    if meth in ("bfgs", "cg") and constraints:
+    if meth == "nelder-mead" and (callable(jac) or jac is True or (isinstance(jac, str) and bool(jac))):
+        warnings.warn(f"Method {method} does not use gradient information (jac).", RuntimeWarning, stacklevel=2)
+    if meth in ("bfgs", "cg", "nelder-mead") and constraints:
         warnings.warn(f"Method {method} cannot handle constraints.", RuntimeWarning, stacklevel=2)
     if meth in ("bfgs", "cg") and bounds is not None:
         warnings.warn(f"Method {method} cannot handle bounds.", RuntimeWarning, stacklevel=2)
@@ -114,22 +118,50 @@ def minimize(fun, x0, args=(), method=None, jac=None, hess=None, hessp=None, bou
         jac = None
     if tol is not None and meth in ("bfgs", "cg"):
         options.setdefault("gtol", tol)
+    if tol is not None and meth == "nelder-mead":
+        options.setdefault("xatol", tol)
+        options.setdefault("fatol", tol)
     if tol is not None and meth == "_custom":
         options.setdefault("tol", tol)
     if meth == "_custom":
         return method(fun, x0, args=args, jac=jac, hess=hess, hessp=hessp, bounds=bounds, constraints=constraints,
                       callback=callback, **options)
-    if meth not in ("bfgs", "cg"):
+    if meth not in ("bfgs", "cg", "nelder-mead"):
         if meth in _SCIPY_METHODS:
             raise ValueError(f"Method {method} is not available in cuarray.scipy.optimize.minimize yet; "
                              f"supported methods: {', '.join(SUPPORTED)} (or a callable)")
         raise ValueError(f"Unknown solver {method}")
+    if bounds is not None:
+        bounds = _new_bounds(bounds, x0)
     callback = _wrap_callback(callback)
-    solver = _minimize_bfgs if meth == "bfgs" else _minimize_cg
-    res = solver(fun, x0, args, jac, callback, **options)
+    if meth == "nelder-mead":
+        _check_unknown({k: v for k, v in options.items() if k not in _NM_OPTIONS})
+        res = minimize_neldermead(fun, x0, args, callback, _halt, bounds=bounds, **options)
+    else:
+        solver = _minimize_bfgs if meth == "bfgs" else _minimize_cg
+        res = solver(fun, x0, args, jac, callback, **options)
     if getattr(callback, "stop_iteration", False):
         res.success, res.status, res.message = False, 99, "`callback` raised `StopIteration`."
     return res
+
+
+_NM_OPTIONS = ("maxiter", "maxfev", "disp", "return_all", "initial_simplex", "xatol", "fatol", "adaptive")
+
+
+def _new_bounds(bounds, x0):
+    """SciPy's `standardize_bounds` to a `Bounds` and `_validate_bounds` (host arrays)."""
+    if not isinstance(bounds, Bounds):
+        lb, ub = zip(*bounds)
+        bounds = Bounds([-numpy.inf if v is None else float(v) for v in lb],
+                        [numpy.inf if v is None else float(v) for v in ub])
+    if numpy.any(bounds.ub < bounds.lb):
+        raise ValueError("An upper bound is less than the corresponding lower bound.")
+    try:
+        bounds.lb = numpy.broadcast_to(bounds.lb, x0.shape)
+        bounds.ub = numpy.broadcast_to(bounds.ub, x0.shape)
+    except Exception as exc:
+        raise ValueError("The number of bounds is not compatible with the length of `x0`.") from exc
+    return bounds
 
 
 def _finish(obj, k, maxiter, warnflag, gnorm, fval, xk, gfk, **extra):

@@ -130,8 +130,8 @@ def test_bad_input(host_optimize):
         m(host_optimize.rosen, np.ones((2, 2)))
     with pytest.raises(ValueError, match="Unknown solver foo"):
         m(host_optimize.rosen, X0, method="foo")
-    for missing in ("L-BFGS-B", "Nelder-Mead", "Newton-CG", "SLSQP"):
-        with pytest.raises(ValueError, match="supported methods: BFGS, CG"):
+    for missing in ("L-BFGS-B", "Powell", "Newton-CG", "SLSQP"):
+        with pytest.raises(ValueError, match="supported methods: BFGS, CG, Nelder-Mead"):
             m(host_optimize.rosen, X0, method=missing)
     with pytest.raises(ValueError, match="supported methods"):  # bounds select L-BFGS-B, as in SciPy
         m(host_optimize.rosen, X0, bounds=[(0, 1)] * 5)
@@ -212,3 +212,56 @@ def test_signatures_match_scipy():
         for p in a.parameters:
             da, db = a.parameters[p].default, b.parameters[p].default
             assert da == db or (da is db), (name, p)
+
+
+@pytest.mark.parametrize("kw", [{}, {"options": {"adaptive": True}}, {"bounds": [(0, 1.1)] * 5},
+                                {"bounds": ([0.5] * 5, [1.25, None, 2, 2, 2])}, {"options": {"maxfev": 50}},
+                                {"options": {"maxiter": 10, "return_all": True}}, {"tol": 1e-7}])
+def test_nelder_mead_as_scipy(host_optimize, kw):
+    kw = dict(kw)
+    if "bounds" in kw and isinstance(kw["bounds"], tuple):
+        lb, ub = kw["bounds"]
+        kw["bounds"] = list(zip(lb, ub))
+    with warnings.catch_warnings(record=True) as w_ours:
+        warnings.simplefilter("always")
+        r = host_optimize.minimize(host_optimize.rosen, X0, method="Nelder-Mead", **kw)
+    with warnings.catch_warnings(record=True) as w_ref:
+        warnings.simplefilter("always")
+        ref = so.minimize(so.rosen, X0, method="Nelder-Mead", **kw)
+    assert [str(w.message) for w in w_ours] == [str(w.message) for w in w_ref]
+    assert (r.nit, r.nfev, r.status, r.success, r.message) == (ref.nit, ref.nfev, ref.status, ref.success, ref.message)
+    np.testing.assert_array_equal(r.x, ref.x)
+    np.testing.assert_array_equal(r.final_simplex[0], ref.final_simplex[0])
+    np.testing.assert_array_equal(r.final_simplex[1], ref.final_simplex[1])
+    if "return_all" in kw.get("options", {}):
+        np.testing.assert_array_equal(np.array(r.allvecs), np.array(ref.allvecs))
+
+
+def test_nelder_mead_simplex_callback_and_errors(host_optimize):
+    rng = np.random.default_rng()
+    sim = rng.standard_normal((4, 3))
+    x0 = np.array([0.0, 1.0, -2.0])  # a zero coordinate: SciPy's 0.00025 start step
+    stops = {"ours": 0, "ref": 0}
+
+    def make(key):
+        def cb(xk):
+            stops[key] += 1
+            if stops[key] == 5:
+                raise StopIteration
+        return cb
+
+    for kw in ({}, {"options": {"initial_simplex": sim}}):
+        r = host_optimize.minimize(host_optimize.rosen, x0, method="Nelder-Mead", callback=make("ours"), **kw)
+        ref = so.minimize(so.rosen, x0, method="Nelder-Mead", callback=make("ref"), **kw)
+        assert (r.nit, r.nfev, r.status) == (ref.nit, ref.nfev, ref.status) == (ref.nit, ref.nfev, 99)
+        np.testing.assert_array_equal(r.x, ref.x)
+        stops["ours"] = stops["ref"] = 0
+    with pytest.raises(ValueError, match="should be an array of shape"):
+        host_optimize.minimize(host_optimize.rosen, x0, method="Nelder-Mead", options={"initial_simplex": sim[:3]})
+    with pytest.raises(ValueError, match="not compatible with the length"):
+        host_optimize.minimize(host_optimize.rosen, x0, method="Nelder-Mead", bounds=[(0, 1)] * 2)
+    with pytest.raises(ValueError, match="upper bound is less than"):
+        host_optimize.minimize(host_optimize.rosen, x0, method="Nelder-Mead", bounds=[(1, 0)] * 3)
+    with pytest.warns(RuntimeWarning, match="does not use gradient information"):
+        host_optimize.minimize(host_optimize.rosen, x0, method="Nelder-Mead", jac=host_optimize.rosen_der,
+                               options={"maxiter": 2})

@@ -110,6 +110,16 @@ def test_logistic_regression_d1000_first_iterates():
     np.testing.assert_allclose(r.hess_inv.get(), ref.hess_inv, rtol=1e-7, atol=1e-12)
 
 
+@pytest.mark.parametrize("kw", [{}, {"bounds": [(0, 1.1)] * 5}])
+def test_nelder_mead(kw):
+    r = co.minimize(co.rosen, cuarray.asarray(X0), method="Nelder-Mead", **kw)
+    ref = so.minimize(so.rosen, X0, method="Nelder-Mead", **kw)
+    # the method's decisions are comparisons of host values: rounding rarely changes one
+    assert (r.status, r.message) == (ref.status, ref.message) and abs(r.nit - ref.nit) <= 3, (r, ref)
+    np.testing.assert_allclose(r.x.get(), ref.x, rtol=1e-3)
+    assert isinstance(r.final_simplex[0], cuarray.ndarray) and r.final_simplex[0].shape == (6, 5)
+
+
 def test_rosen_family_and_finite_differences():
     rng = np.random.default_rng()
     x, p = rng.standard_normal(9), rng.standard_normal(9)
@@ -136,7 +146,7 @@ def test_scalar_problems_with_a_device_function():
 def test_bad_input_on_device():
     with pytest.raises(ValueError, match="must only have one dimension"):
         co.minimize(co.rosen, cuarray.ones((2, 2)))
-    with pytest.raises(ValueError, match="supported methods: BFGS, CG"):
+    with pytest.raises(ValueError, match="supported methods: BFGS, CG, Nelder-Mead"):
         co.minimize(co.rosen, cuarray.asarray(X0), method="L-BFGS-B")
     with pytest.raises(ValueError, match="must return a scalar"):
         co.minimize(lambda x: x, cuarray.asarray(X0))
