@@ -27,9 +27,11 @@ def _scalar_searches():
     return scalar_search_wolfe1, scalar_search_wolfe2, LineSearchWarning
 
 
-def line_search_wolfe12(obj, xk, pk, gfk, old_fval, old_old_fval, c1=1e-4, c2=0.9, amin=1e-100, amax=1e100,
-                        extra_condition=None):
-    """SciPy's `_line_search_wolfe12`: (alpha, fval, old_fval, gradient at the new point or None)."""
+def line_search_wolfe12(obj, xk, pk, gfk, old_fval, old_old_fval, c1=1e-4, c2=0.9, amin=1e-8, amax=50,
+                        extra_condition=None, amax2=None):
+    """SciPy's `_line_search_wolfe12` (DCSRCH's `amin`/`amax`; the fallback's `amax2`, which SciPy
+    passes only where its caller gave `amax`): (alpha, fval, old_fval, gradient at the new point
+    or None, the new point xk + alpha pk)."""
     wolfe1, wolfe2, warning = _scalar_searches()
     points = {}
 
@@ -83,8 +85,8 @@ def line_search_wolfe12(obj, xk, pk, gfk, old_fval, old_old_fval, c1=1e-4, c2=0.
         with warnings.catch_warnings():  # as SciPy's: the fallback's failure is the caller's status
             warnings.simplefilter("ignore", warning)
             alpha, fval, old_fval, derphi_star = wolfe2(phi2, derphi2, old_fval, old_old_fval, derphi0, c1, c2,
-                                                        amax, extra2, maxiter=10)
+                                                        amax2, extra2, maxiter=10)
         gnew = None if derphi_star is None else gval2[0]
     if alpha is None:
         raise LineSearchError()
-    return float(alpha), fval, old_fval, gnew
+    return float(alpha), fval, old_fval, gnew, point(alpha)

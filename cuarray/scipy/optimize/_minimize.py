@@ -24,11 +24,12 @@ from ...linalg._products import dot, outer, vdot
 from ._linesearch import LineSearchError, line_search_wolfe12
 from ._objective import FD_METHODS, Objective
 from ._neldermead import minimize_neldermead
+from ._newtoncg import minimize_newtoncg
 from ._result import Bounds, OptimizeResult
 
 __all__ = ["minimize", "SUPPORTED"]
 
-SUPPORTED = ("BFGS", "CG", "Nelder-Mead")
+SUPPORTED = ("BFGS", "CG", "Nelder-Mead", "Newton-CG")
 _epsilon = numpy.sqrt(numpy.finfo(float).eps)
 _MESSAGES = {"success": "Optimization terminated successfully.",
              "maxiter": "Maximum number of iterations has been exceeded.",
@@ -85,7 +86,7 @@ def _check_unknown(unknown):
 def minimize(fun, x0, args=(), method=None, jac=None, hess=None, hessp=None, bounds=None, constraints=(), tol=None,
              callback=None, options=None):
     """See `scipy.optimize.minimize`. Methods ``'BFGS'``, ``'CG'``, ``'Nelder-Mead'`` (with
-    bounds) and a callable; ``fun``
+    bounds), ``'Newton-CG'`` (``hess``/``hessp`` callables or neither) and a callable; ``fun``
     (and ``jac``) take and return cuarray arrays; ``x0`` is a device array (a host list or NumPy
     array is copied as a parameter). Finite-difference gradients run ``fun`` on the device. The
     returned ``x``, ``jac`` and ``hess_inv`` are device arrays."""
@@ -110,14 +111,16 @@ def minimize(fun, x0, args=(), method=None, jac=None, hess=None, hessp=None, bou
                       RuntimeWarning, stacklevel=2)
     if meth == "nelder-mead" and (callable(jac) or jac is True or (isinstance(jac, str) and bool(jac))):
         warnings.warn(f"Method {method} does not use gradient information (jac).", RuntimeWarning, stacklevel=2)
-    if meth in ("bfgs", "cg", "nelder-mead") and constraints:
+    if meth in ("bfgs", "cg", "nelder-mead", "newton-cg") and constraints:
         warnings.warn(f"Method {method} cannot handle constraints.", RuntimeWarning, stacklevel=2)
-    if meth in ("bfgs", "cg") and bounds is not None:
+    if meth in ("bfgs", "cg", "newton-cg") and bounds is not None:
         warnings.warn(f"Method {method} cannot handle bounds.", RuntimeWarning, stacklevel=2)
-    if not (callable(jac) or jac is True or jac in FD_METHODS):
+    if not (callable(jac) or jac is True or (jac in FD_METHODS and meth in ("bfgs", "cg"))):
         jac = None
     if tol is not None and meth in ("bfgs", "cg"):
         options.setdefault("gtol", tol)
+    if tol is not None and meth == "newton-cg":
+        options.setdefault("xtol", tol)
     if tol is not None and meth == "nelder-mead":
         options.setdefault("xatol", tol)
         options.setdefault("fatol", tol)
@@ -126,7 +129,7 @@ def minimize(fun, x0, args=(), method=None, jac=None, hess=None, hessp=None, bou
     if meth == "_custom":
         return method(fun, x0, args=args, jac=jac, hess=hess, hessp=hessp, bounds=bounds, constraints=constraints,
                       callback=callback, **options)
-    if meth not in ("bfgs", "cg", "nelder-mead"):
+    if meth not in ("bfgs", "cg", "nelder-mead", "newton-cg"):
         if meth in _SCIPY_METHODS:
             raise ValueError(f"Method {method} is not available in cuarray.scipy.optimize.minimize yet; "
                              f"supported methods: {', '.join(SUPPORTED)} (or a callable)")
@@ -137,6 +140,10 @@ def minimize(fun, x0, args=(), method=None, jac=None, hess=None, hessp=None, bou
     if meth == "nelder-mead":
         _check_unknown({k: v for k, v in options.items() if k not in _NM_OPTIONS})
         res = minimize_neldermead(fun, x0, args, callback, _halt, bounds=bounds, **options)
+    elif meth == "newton-cg":
+        _check_unknown({k: v for k, v in options.items() if k not in _NCG_OPTIONS})
+        res = minimize_newtoncg(fun, x0.astype(x0.dtype if x0.dtype.kind == "f" else numpy.float64), args, jac,
+                                hess, hessp, callback, _halt, **options)
     else:
         solver = _minimize_bfgs if meth == "bfgs" else _minimize_cg
         res = solver(fun, x0, args, jac, callback, **options)
@@ -145,6 +152,7 @@ def minimize(fun, x0, args=(), method=None, jac=None, hess=None, hessp=None, bou
     return res
 
 
+_NCG_OPTIONS = ("xtol", "eps", "maxiter", "disp", "return_all", "c1", "c2", "workers")
 _NM_OPTIONS = ("maxiter", "maxfev", "disp", "return_all", "initial_simplex", "xatol", "fatol", "adaptive")
 
 
@@ -202,13 +210,13 @@ def _minimize_bfgs(fun, x0, args=(), jac=None, callback=None, gtol=1e-5, norm=nu
     while gnorm > gtol and k < maxiter:
         pk = -dot(Hk, gfk)
         try:
-            alpha_k, old_fval, old_old_fval, gfkp1 = line_search_wolfe12(
-                obj, xk, pk, gfk, old_fval, old_old_fval, c1=c1, c2=c2, amin=1e-100, amax=1e100)
+            alpha_k, old_fval, old_old_fval, gfkp1, xkp1 = line_search_wolfe12(
+                obj, xk, pk, gfk, old_fval, old_old_fval, c1=c1, c2=c2, amin=1e-100, amax=1e100, amax2=1e100)
         except LineSearchError:
             warnflag = 2
             break
         sk = alpha_k * pk
-        xk = xk + sk
+        xk = xkp1  # the line search's point: xk + alpha_k pk, as SciPy's xk + sk
         if return_all:
             allvecs.append(xk)
         if gfkp1 is None:
@@ -272,9 +280,9 @@ def _minimize_cg(fun, x0, args=(), jac=None, callback=None, gtol=1e-5, norm=nump
             return float(to_host(vdot(p1, g1) + sigma_3 * vdot(g1, g1))) <= 0  # one read: the descent test
 
         try:
-            alpha_k, old_fval, old_old_fval, gfkp1 = line_search_wolfe12(
+            alpha_k, old_fval, old_old_fval, gfkp1, _ = line_search_wolfe12(
                 obj, xk, pk, gfk, old_fval, old_old_fval, c1=c1, c2=c2, amin=1e-100, amax=1e100,
-                extra_condition=descent_condition)
+                extra_condition=descent_condition, amax2=1e100)
         except LineSearchError:
             warnflag = 2
             break

@@ -10,7 +10,7 @@ import pytest
 
 from cuarray.testing.fake_device import host_packages
 
-MODULES = ["_result", "_differentiate", "_objective", "_linesearch", "_neldermead", "_minimize", "_rosen", "_scalar"]
+MODULES = ["_result", "_differentiate", "_objective", "_linesearch", "_neldermead", "_newtoncg", "_minimize", "_rosen", "_scalar"]
 
 
 def numpy_standins(module):

@@ -130,8 +130,8 @@ def test_bad_input(host_optimize):
         m(host_optimize.rosen, np.ones((2, 2)))
     with pytest.raises(ValueError, match="Unknown solver foo"):
         m(host_optimize.rosen, X0, method="foo")
-    for missing in ("L-BFGS-B", "Powell", "Newton-CG", "SLSQP"):
-        with pytest.raises(ValueError, match="supported methods: BFGS, CG, Nelder-Mead"):
+    for missing in ("L-BFGS-B", "Powell", "TNC", "SLSQP"):
+        with pytest.raises(ValueError, match="supported methods: BFGS, CG, Nelder-Mead, Newton-CG"):
             m(host_optimize.rosen, X0, method=missing)
     with pytest.raises(ValueError, match="supported methods"):  # bounds select L-BFGS-B, as in SciPy
         m(host_optimize.rosen, X0, bounds=[(0, 1)] * 5)
@@ -265,3 +265,57 @@ def test_nelder_mead_simplex_callback_and_errors(host_optimize):
     with pytest.warns(RuntimeWarning, match="does not use gradient information"):
         host_optimize.minimize(host_optimize.rosen, x0, method="Nelder-Mead", jac=host_optimize.rosen_der,
                                options={"maxiter": 2})
+
+
+@pytest.mark.parametrize("form", ["hess", "hessp", "neither", "jac=True"])
+@pytest.mark.parametrize("opts", [{}, {"maxiter": 3, "return_all": True}])
+def test_newton_cg_as_scipy(host_optimize, form, opts):
+    kw = {"hess": (host_optimize.rosen_hess, so.rosen_hess), "hessp": (host_optimize.rosen_hess_prod,
+                                                                      so.rosen_hess_prod)}.get(form)
+    ours = dict(jac=host_optimize.rosen_der, options=opts)
+    ref = dict(jac=so.rosen_der, options=opts)
+    if kw is not None:
+        ours[form], ref[form] = kw
+    f_ours, f_ref = host_optimize.rosen, so.rosen
+    if form == "jac=True":
+        f_ours = lambda x: (host_optimize.rosen(x), host_optimize.rosen_der(x))  # noqa: E731
+        f_ref = lambda x: (so.rosen(x), so.rosen_der(x))  # noqa: E731
+        ours["jac"] = ref["jac"] = True
+    r = host_optimize.minimize(f_ours, X0, method="Newton-CG", **ours)
+    e = so.minimize(f_ref, X0, method="Newton-CG", **ref)
+    assert (r.nit, r.nfev, r.nhev, r.status, r.message) == (e.nit, e.nfev, e.nhev, e.status, e.message), (r, e)
+    if form in ("hess", "hessp"):
+        assert r.njev == e.njev
+    else:
+        # the Hessian products by differences of gradients at xk + eps p and xk: where eps p rounds
+        # away, SciPy's by-value cache sees one point and evaluates once; we evaluate twice
+        assert r.njev >= e.njev
+    np.testing.assert_allclose(r.x, e.x, rtol=1e-12)
+    assert r.fun == pytest.approx(e.fun, rel=1e-10, abs=1e-20)
+    if opts:  # SciPy's list holds one array updated in place (every entry its last x); ours each iterate
+        assert len(r.allvecs) == len(e.allvecs) and np.array_equal(r.allvecs[-1], e.x)
+        np.testing.assert_array_equal(r.allvecs[0], X0)
+
+
+def test_newton_cg_quadratic_callback_and_errors(host_optimize):
+    rng = np.random.default_rng()
+    n = 6
+    q = rng.standard_normal((n, n))
+    a = q @ q.T + n * np.eye(n)
+    b = rng.standard_normal(n)
+    x0 = rng.standard_normal(n)
+    kw = dict(jac=lambda x: a @ x - b, hess=lambda x: a, tol=1e-8)
+    r = host_optimize.minimize(lambda x: 0.5 * x @ a @ x - b @ x, x0, method="Newton-CG", **kw)
+    e = so.minimize(lambda x: 0.5 * x @ a @ x - b @ x, x0, method="Newton-CG", **kw)
+    assert (r.nit, r.status) == (e.nit, e.status)
+    np.testing.assert_allclose(r.x, e.x, rtol=1e-8, atol=1e-12)
+    stop = host_optimize.minimize(host_optimize.rosen, X0, method="Newton-CG", jac=host_optimize.rosen_der,
+                                  callback=lambda xk: _raise_stop())
+    assert (stop.status, stop.nit, stop.message) == (99, 1, "`callback` raised `StopIteration`.")
+    for jac in (None, "2-point"):
+        with pytest.raises(ValueError, match="Jacobian is required for Newton-CG method"):
+            host_optimize.minimize(host_optimize.rosen, X0, method="Newton-CG", jac=jac)
+
+
+def _raise_stop():
+    raise StopIteration

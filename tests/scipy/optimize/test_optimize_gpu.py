@@ -120,6 +120,16 @@ def test_nelder_mead(kw):
     assert isinstance(r.final_simplex[0], cuarray.ndarray) and r.final_simplex[0].shape == (6, 5)
 
 
+@pytest.mark.parametrize("form", ["hess", "hessp", "neither"])
+def test_newton_cg(form):
+    ours = {"hess": {"hess": co.rosen_hess}, "hessp": {"hessp": co.rosen_hess_prod}}.get(form, {})
+    ref = {"hess": {"hess": so.rosen_hess}, "hessp": {"hessp": so.rosen_hess_prod}}.get(form, {})
+    r = co.minimize(co.rosen, cuarray.asarray(X0), method="Newton-CG", jac=co.rosen_der, **ours)
+    e = so.minimize(so.rosen, X0, method="Newton-CG", jac=so.rosen_der, **ref)
+    _close_to_scipy(r, e)
+    assert abs(r.nhev - e.nhev) <= 10, (r.nhev, e.nhev)
+
+
 def test_rosen_family_and_finite_differences():
     rng = np.random.default_rng()
     x, p = rng.standard_normal(9), rng.standard_normal(9)
@@ -146,7 +156,7 @@ def test_scalar_problems_with_a_device_function():
 def test_bad_input_on_device():
     with pytest.raises(ValueError, match="must only have one dimension"):
         co.minimize(co.rosen, cuarray.ones((2, 2)))
-    with pytest.raises(ValueError, match="supported methods: BFGS, CG, Nelder-Mead"):
+    with pytest.raises(ValueError, match="supported methods: BFGS, CG, Nelder-Mead, Newton-CG"):
         co.minimize(co.rosen, cuarray.asarray(X0), method="L-BFGS-B")
     with pytest.raises(ValueError, match="must return a scalar"):
         co.minimize(lambda x: x, cuarray.asarray(X0))
