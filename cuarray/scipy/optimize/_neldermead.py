@@ -60,21 +60,7 @@ def minimize_neldermead(func, x0, args=(), callback=None, halt=None, maxiter=Non
     def bound(x):
         return x if lb is None else clip(x, lb, ub)
 
-    if initial_simplex is None:
-        N = len(x0)
-        # SciPy's start: x0, and x0 with coordinate k scaled by 1 + 0.05 (set to 0.00025 where it is 0)
-        moved = where(x0 != 0, (1 + 0.05) * x0, 0.00025)
-        sim = concatenate([x0.reshape(1, N), where(eye(N, dtype=bool), moved.reshape(1, N), x0.reshape(1, N))])
-    else:
-        sim = as_parameter(initial_simplex, "scipy.optimize.minimize")
-        if sim.ndim == 1:
-            sim = sim.reshape(1, -1)
-        sim = sim.astype(sim.dtype if sim.dtype.kind in "fc" else numpy.float64)
-        if sim.ndim != 2 or sim.shape[0] != sim.shape[1] + 1:
-            raise ValueError("`initial_simplex` should be an array of shape (N+1,N)")
-        if len(x0) != sim.shape[1]:
-            raise ValueError("Size of `initial_simplex` is not consistent with `x0`")
-        N = sim.shape[1]
+    sim, N = _start_simplex(x0, initial_simplex)
     allvecs = [sim[0]] if return_all else None
     if maxiter is None and maxfun is None:
         maxiter = maxfun = N * 200
@@ -154,6 +140,26 @@ def minimize_neldermead(func, x0, args=(), callback=None, halt=None, maxiter=Non
     if return_all:
         res["allvecs"] = allvecs
     return res
+
+
+def _start_simplex(x0, initial_simplex):
+    """(sim, N): the given simplex checked, or SciPy's: x0, and x0 with coordinate k scaled by
+    1 + 0.05 (set to 0.00025 where it is 0)."""
+    if initial_simplex is None:
+        N = len(x0)
+        moved = where(x0 != 0, (1 + 0.05) * x0, 0.00025)
+        sim = concatenate([x0.reshape(1, N), where(eye(N, dtype=bool), moved.reshape(1, N), x0.reshape(1, N))])
+    else:
+        sim = as_parameter(initial_simplex, "scipy.optimize.minimize")
+        if sim.ndim == 1:
+            sim = sim.reshape(1, -1)
+        sim = sim.astype(sim.dtype if sim.dtype.kind in "fc" else numpy.float64)
+        if sim.ndim != 2 or sim.shape[0] != sim.shape[1] + 1:
+            raise ValueError("`initial_simplex` should be an array of shape (N+1,N)")
+        if len(x0) != sim.shape[1]:
+            raise ValueError("Size of `initial_simplex` is not consistent with `x0`")
+        N = sim.shape[1]
+    return sim, N
 
 
 def _sorted(sim, fsim):
