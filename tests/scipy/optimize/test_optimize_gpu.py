@@ -28,7 +28,9 @@ def _close_to_scipy(r, ref, rtol=1e-5, nit_slack=3):
     assert isinstance(r.x, cuarray.ndarray) and isinstance(r.jac, cuarray.ndarray)
     assert (r.status, r.success, r.message) == (ref.status, ref.success, ref.message), (r, ref)
     assert abs(r.nit - ref.nit) <= nit_slack, ("nit", r.nit, ref.nit)
-    np.testing.assert_allclose(r.x.get(), ref.x, rtol=rtol, atol=1e-8, err_msg="x")
+    # on the same path the iterates agree to rounding; a step more or fewer moves x by about gtol
+    np.testing.assert_allclose(r.x.get(), ref.x, rtol=rtol if r.nit == ref.nit else 0,
+                               atol=1e-8 if r.nit == ref.nit else 1e-4, err_msg="x (nit {} vs {})".format(r.nit, ref.nit))
     assert abs(float(r.fun) - ref.fun) <= 1e-9 + 1e-6 * abs(ref.fun), ("fun", r.fun, ref.fun)
 
 
