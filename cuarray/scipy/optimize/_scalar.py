@@ -5,6 +5,8 @@ keep on the device: each call gets the trial point as a host float, and each val
 (a cuarray 0-d array or a Python scalar) is read once (one device-to-host read per function
 evaluation, the value with its derivatives together where `f` returns them as a tuple)."""
 
+import numpy
+
 from ..._core.host_input import as_array
 from ..._core.transfer import to_host
 from ..._manipulation.joining import stack
@@ -35,6 +37,8 @@ def _on_host(f, fn):
 def _scalar_param(v, fn):
     """A scalar parameter (x0, a bracket end) given as a cuarray 0-d array is read once."""
     if v is None or isinstance(v, (int, float)):
+        return v
+    if isinstance(v, numpy.ndarray):  # host values pass as they are
         return v
     if isinstance(v, (tuple, list)):
         return type(v)(_scalar_param(u, fn) for u in v)

@@ -151,6 +151,8 @@ def test_scalar_problems_with_a_device_function():
     r = co.root_scalar(lambda t: cuarray.mean(data) - t, method="brentq", bracket=[0.0, 2.0])
     ref = so.root_scalar(lambda t: host.mean() - t, method="brentq", bracket=[0.0, 2.0])
     assert r.root == pytest.approx(ref.root, rel=1e-12) and r.converged
+    r = co.root_scalar(lambda t: cuarray.mean(data) - t, method="secant", x0=cuarray.asarray(0.5), x1=np.float64(1.5))
+    assert r.root == pytest.approx(ref.root, rel=1e-10) and r.converged
     m = co.minimize_scalar(lambda t: cuarray.sum((data - t) ** 2), method="brent")
     assert m.x == pytest.approx(host.mean(), rel=1e-7) and m.success
 

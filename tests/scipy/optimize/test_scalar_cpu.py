@@ -38,7 +38,7 @@ def test_open_methods(host_optimize, method, kw):
     if kw.get("fprime") is True:
         f = lambda x, c: (_f(x, c), _fp(x, c))  # noqa: E731
         f_ref = lambda x, c: (float(_f(x, c)), float(_fp(x, c)))  # noqa: E731
-    r = host_optimize.root_scalar(f, args=(c,), method=method, x0=np.asarray(3.0), **kw)
+    r = host_optimize.root_scalar(f, args=(c,), method=method, x0=3.0, **kw)
     ref = so.root_scalar(f_ref, args=(c,), method=method, x0=3.0, **ref_kw)
     assert (r.root, r.iterations, r.function_calls, r.converged) == \
         (pytest.approx(ref.root, rel=1e-14), ref.iterations, ref.function_calls, ref.converged)
