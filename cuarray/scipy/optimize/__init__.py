@@ -3,3 +3,16 @@
 Imported on its own (``import cuarray.scipy.optimize``), never by `import cuarray`."""
 
 from . import elementwise as elementwise
+from ._minimize import minimize as minimize
+from ._result import Bounds as Bounds
+from ._result import LinearConstraint as LinearConstraint
+from ._result import NonlinearConstraint as NonlinearConstraint
+from ._result import OptimizeResult as OptimizeResult
+from ._rosen import approx_fprime as approx_fprime
+from ._rosen import check_grad as check_grad
+from ._rosen import rosen as rosen
+from ._rosen import rosen_der as rosen_der
+from ._rosen import rosen_hess as rosen_hess
+from ._rosen import rosen_hess_prod as rosen_hess_prod
+from ._scalar import minimize_scalar as minimize_scalar
+from ._scalar import root_scalar as root_scalar

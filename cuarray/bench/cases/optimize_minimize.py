@@ -1,0 +1,73 @@
+"""scipy.optimize cases, minimize (group "optimize"): cuarray.scipy.optimize.minimize against SciPy's on
+the host ("numpy" column).
+
+- minimize-logreg: L2-free logistic regression, n samples x d = 1000 float64 features (n = 1e6,
+  quick 1e5), minimize(method='BFGS', jac=True) from w = 0 for 10 iterations (maxiter=10, so
+  every library does the same work; the row's time / 10 is the time per iteration: two matrix-vector
+  products over the n x d data a function call, the line search's scalar reads, BFGS's d x d
+  update). SciPy n/a above 1e5 samples (8 GB of data, seconds an iteration on the host). CuPy n/a:
+  cupyx has no scipy.optimize.minimize. L-BFGS-B, the method the issue names, is not in
+  cuarray yet."""
+
+from __future__ import annotations
+
+import importlib
+
+import numpy
+
+from . import NotAvailable, register
+
+D = 1000
+ITERATIONS = 10
+
+
+def _optimize(xp, n):
+    name = getattr(xp, "__name__", "")
+    if name == "numpy":
+        if n > 10**5:
+            raise NotAvailable("SciPy on the host: 8 GB of samples, seconds an iteration above 1e5 samples")
+        return importlib.import_module("scipy.optimize")
+    if name != "cuarray":
+        raise NotAvailable("no scipy.optimize.minimize for {}".format(name))
+    return importlib.import_module("cuarray.scipy.optimize")
+
+
+def problem(xp, n, d=D, seed=71):
+    """(X, y) on xp's device: standard normal features, labels from a planted model."""
+    rng = numpy.random.default_rng(seed)
+    X = rng.standard_normal((n, d))
+    w = rng.standard_normal(d) / numpy.sqrt(d)
+    y = (rng.uniform(size=n) < 1 / (1 + numpy.exp(-X @ w))).astype(float)
+    return xp.asarray(X), xp.asarray(y)
+
+
+def loss_and_grad(xp, X, y):
+    n = X.shape[0]
+
+    def f(w):
+        z = X @ w
+        loss = xp.sum(xp.logaddexp(0.0, z) - y * z) / n
+        grad = X.T @ (1 / (1 + xp.exp(-z)) - y) / n
+        return loss, grad
+    return f
+
+
+logreg = register(
+    "minimize-logreg", group="optimize",
+    description="minimize(BFGS, jac=True), logistic regression n x 1000 float64, 10 iterations",
+    size=10**6, quick=10**5, timing="host", ops=ITERATIONS,
+    flops=lambda n, p: 4.0 * n * D * ITERATIONS,
+)
+
+
+def run(opt, xp, n, d):
+    """The timed call: `opt.minimize`'s BFGS for ITERATIONS iterations on an n x d problem."""
+    X, y = problem(xp, n, d)
+    f = loss_and_grad(xp, X, y)
+    w0 = xp.zeros(d)
+    return lambda: opt.minimize(f, w0, method="BFGS", jac=True, options={"maxiter": ITERATIONS})
+
+
+@logreg.setup("cuarray", "numpy")
+def _(xp, n, param):
+    return run(_optimize(xp, n), xp, n, D)

@@ -1,0 +1,34 @@
+"""The minimize-logreg bench case on the CPU: registered for cuarray and SciPy, the host setup
+runs SciPy's BFGS for its 10 iterations on a small problem, and the sizes SciPy or CuPy cannot run
+are n/a with their reasons."""
+
+from __future__ import annotations
+
+import types
+
+import numpy as np
+import pytest
+import scipy.optimize as so
+
+from cuarray.bench import cases
+from cuarray.bench.cases import optimize_minimize as C
+
+
+def test_registered():
+    (case,) = cases.select(ids=["minimize-logreg"])
+    assert case.group == "optimize" and set(case.setups) == {"cuarray", "numpy"} and case.ops == C.ITERATIONS
+
+
+def test_host_setup_runs_scipys_bfgs():
+    res = C.run(so, np, 400, 12)()
+    assert res.nit == C.ITERATIONS and res.x.shape == (12,)
+    X, y = C.problem(np, 400, 12)
+    f = C.loss_and_grad(np, X, y)
+    assert so.check_grad(lambda w: f(w)[0], lambda w: f(w)[1], np.full(12, 0.01)) < 1e-6
+
+
+def test_too_large_or_missing_is_na():
+    with pytest.raises(cases.NotAvailable, match="1e5"):
+        C._optimize(np, 10**6)
+    with pytest.raises(cases.NotAvailable, match="cupy"):
+        C._optimize(types.SimpleNamespace(__name__="cupy"), 10)
