@@ -2,3 +2,7 @@
 `scipy.sparse.csgraph`; docs/sparse.md lists what exists."""
 
 from ._traversal import connected_components as connected_components
+from ._laplacian import laplacian as laplacian
+from ._tools import NegativeCycleError as NegativeCycleError
+from ._tools import csgraph_from_dense as csgraph_from_dense
+from ._tools import csgraph_to_dense as csgraph_to_dense

@@ -1,3 +1,7 @@
 """cuarray.scipy.sparse.csgraph is `cuarray.sparse.csgraph`. See `scipy.sparse.csgraph`."""
 
 from ....sparse.csgraph import connected_components as connected_components
+from ....sparse.csgraph import laplacian as laplacian
+from ....sparse.csgraph import NegativeCycleError as NegativeCycleError
+from ....sparse.csgraph import csgraph_from_dense as csgraph_from_dense
+from ....sparse.csgraph import csgraph_to_dense as csgraph_to_dense
