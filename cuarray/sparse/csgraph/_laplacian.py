@@ -113,10 +113,12 @@ def _operator(graph, normed, axis, copy, form, dtype, symmetrized):
         total = total + _sums(m, 1 - axis)
         diag = subtract(subtract(total, diagonal), diagonal)
 
+    adjoint = m.T.conj() if symmetrized else None
+
     def product(v):
         out = v * total[:, None] - m @ v
-        if symmetrized:
-            out = out - transpose(conjugate(transpose(conjugate(v)) @ m))
+        if symmetrized:  # SciPy's (v^H m)^H, written m^H v: a product of the graph on the left
+            out = out - adjoint @ v
         return out
 
     fn, d = product, diag
