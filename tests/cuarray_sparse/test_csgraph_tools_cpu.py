@@ -7,6 +7,7 @@ installed SciPy's."""
 from __future__ import annotations
 
 import inspect
+import types
 
 import numpy as np
 import pytest
@@ -15,10 +16,10 @@ import scipy.sparse.linalg as sla
 from scipy.sparse import csgraph as scg
 
 import cuarray.scipy.sparse.csgraph as public
-from cuarray.sparse.csgraph import _laplacian, _tools
+from cuarray.sparse.csgraph import _laplacian, _paths, _tools
 from cuarray.testing.fake_device import host_modules
 
-NAMES = ["laplacian", "csgraph_from_dense", "csgraph_to_dense", "NegativeCycleError", "connected_components"]
+NAMES = ["reconstruct_path", "laplacian", "csgraph_from_dense", "csgraph_to_dense", "NegativeCycleError", "connected_components"]
 
 
 @pytest.fixture(scope="module")
@@ -35,8 +36,14 @@ def host():
     lap = {k: np_names[k] for k in ("array", "asarray", "arange", "fill_diagonal", "take", "equal", "transpose", "subtract",
                                     "conjugate", "sqrt", "where")}
     lap.update(as_array=lambda x, fn: np.asarray(x), issparse=ssp.issparse, LinearOperator=sla.LinearOperator)
-    copies = host_modules({_tools: tools, _laplacian: lap})
-    return copies[_tools], copies[_laplacian]
+    paths = {k: getattr(np, k) for k in ("arange", "take", "equal", "less", "add", "multiply", "minimum", "where",
+                                         "searchsorted")}
+    paths.update(as_array=lambda x, fn: np.asarray(x), to_host=np.asarray, sum_=np.sum, issparse=ssp.issparse,
+                 csr_array=ssp.csr_array, argsort=lambda a: np.argsort(a, kind="stable"),
+                 canon=types.SimpleNamespace(expand=lambda p, nnz, dt: np.repeat(np.arange(p.size - 1, dtype=dt),
+                                                                                 np.diff(p))))
+    copies = host_modules({_tools: tools, _laplacian: lap, _paths: paths})
+    return copies[_tools], copies[_laplacian], copies[_paths]
 
 
 def _dense_graph(rng, n, dtype=np.float64):
@@ -52,7 +59,7 @@ def _dense_graph(rng, n, dtype=np.float64):
 @pytest.mark.parametrize("n", [0, 1, 7])
 @pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int32])
 def test_from_dense_matches_scipy(host, n, dtype):
-    tools, _ = host
+    tools = host[0]
     a = _dense_graph(np.random.default_rng([n, np.dtype(dtype).num]), n, dtype)
     for kw in ({}, {"null_value": 2.5}, {"null_value": np.inf}, {"null_value": np.nan, "nan_null": False},
                {"nan_null": False, "infinity_null": False}, {"null_value": None, "nan_null": False}):
@@ -70,7 +77,7 @@ def test_from_dense_matches_scipy(host, n, dtype):
 
 @pytest.mark.parametrize("null_value", [0, np.inf, -3.0])
 def test_to_dense_matches_scipy(host, null_value):
-    tools, _ = host
+    tools = host[0]
     rng = np.random.default_rng()
     n, k = 9, 40
     row, col = rng.integers(0, n, k), rng.integers(0, n, k)  # duplicates: the smallest weight wins
@@ -88,7 +95,7 @@ def test_to_dense_matches_scipy(host, null_value):
 
 
 def test_errors_are_scipys(host):
-    tools, lap = host
+    tools, lap, _ = host
     for f, arg in ((tools.csgraph_from_dense, np.zeros((2, 3))), (tools.csgraph_from_dense, np.zeros(3)),
                    (tools.csgraph_to_dense, ssp.csr_array(np.zeros((2, 3)))),
                    (tools.csgraph_to_dense, ssp.coo_array(np.ones((2, 2)))), (tools.csgraph_to_dense, np.ones((2, 2))),
@@ -115,7 +122,7 @@ def _graphs(rng):
 @pytest.mark.parametrize("use_out_degree", [False, True])
 @pytest.mark.parametrize("symmetrized", [False, True])
 def test_laplacian_matches_scipy(host, normed, use_out_degree, symmetrized):
-    _, lap = host
+    lap = host[1]
     rng = np.random.default_rng()
     v = rng.normal(size=(8, 3))
     for a in _graphs(rng):
@@ -154,3 +161,33 @@ def test_signatures_are_scipys(name):
 def test_negative_cycle_error():
     e = public.NegativeCycleError("cycle")
     assert isinstance(e, Exception) and str(e) == "cycle" and str(public.NegativeCycleError()) == ""
+
+
+def _tree_case(rng, n):
+    """A random graph (duplicates, explicit zeros, both directions) and a random forest's
+    predecessors (-9999 at the roots, as SciPy writes them)."""
+    k = 4 * n
+    row, col = rng.integers(0, n, k), rng.integers(0, n, k)
+    data = rng.integers(0, 4, k).astype(np.float64)
+    g = ssp.coo_array((data, (row, col)), shape=(n, n)).tocsr()
+    pred = np.full(n, -9999)
+    perm = rng.permutation(n)
+    for t, v in enumerate(perm[1:], 1):
+        if rng.random() < 0.8:
+            pred[v] = perm[rng.integers(0, t)]
+    return g, pred
+
+
+@pytest.mark.parametrize("directed", [True, False])
+def test_reconstruct_path_matches_scipy(host, directed):
+    paths = host[2]
+    rng = np.random.default_rng()
+    for n in (1, 5, 40):
+        g, pred = _tree_case(rng, n)
+        for graph in (g, g.tocsc(), ssp.csr_matrix(g), g.toarray()):
+            want = scg.reconstruct_path(graph, pred, directed=directed)
+            got = paths.reconstruct_path(graph, pred, directed=directed)
+            want.sort_indices()
+            assert got.has_sorted_indices and got.dtype == np.float64
+            for attr in ("indptr", "indices", "data"):
+                np.testing.assert_array_equal(getattr(got, attr), getattr(want, attr), err_msg=str((n, attr)))

@@ -99,5 +99,27 @@ def test_laplacian(normed, use_out_degree, symmetrized):
 def test_reexported():
     from cuarray.sparse import csgraph as g
 
-    for name in ("laplacian", "csgraph_from_dense", "csgraph_to_dense", "NegativeCycleError"):
+    for name in ("laplacian", "csgraph_from_dense", "csgraph_to_dense", "NegativeCycleError", "reconstruct_path"):
         assert getattr(public, name) is getattr(g, name)
+
+
+@pytest.mark.parametrize("directed", [True, False])
+def test_reconstruct_path(directed):
+    from cuarray.sparse.csgraph import reconstruct_path
+
+    rng = np.random.default_rng()
+    n, k = 300, 1200
+    row, col = rng.integers(0, n, k), rng.integers(0, n, k)
+    h = ssp.coo_array((rng.integers(0, 4, k).astype(np.float64), (row, col)), shape=(n, n)).tocsr()
+    pred = np.full(n, -9999, dtype=np.int32)
+    perm = rng.permutation(n)
+    for t, v in enumerate(perm[1:], 1):
+        if rng.random() < 0.8:
+            pred[v] = perm[rng.integers(0, t)]
+    for graph, dev in ((h, sp.csr_array(h)), (h.tocsc(), sp.csc_matrix(h.tocsc())), (h.toarray(), cuarray.asarray(h.toarray()))):
+        want = scg.reconstruct_path(graph, pred, directed=directed)
+        want.sort_indices()
+        got = reconstruct_path(dev, cuarray.asarray(pred), directed=directed)
+        assert isinstance(got, sp.csr_array) and got.dtype == np.float64
+        for attr in ("indptr", "indices", "data"):
+            np.testing.assert_array_equal(getattr(got, attr).get(), getattr(want, attr), err_msg=str((type(graph), attr)))

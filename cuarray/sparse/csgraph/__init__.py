@@ -6,3 +6,4 @@ from ._laplacian import laplacian as laplacian
 from ._tools import NegativeCycleError as NegativeCycleError
 from ._tools import csgraph_from_dense as csgraph_from_dense
 from ._tools import csgraph_to_dense as csgraph_to_dense
+from ._paths import reconstruct_path as reconstruct_path

@@ -5,3 +5,4 @@ from ....sparse.csgraph import laplacian as laplacian
 from ....sparse.csgraph import NegativeCycleError as NegativeCycleError
 from ....sparse.csgraph import csgraph_from_dense as csgraph_from_dense
 from ....sparse.csgraph import csgraph_to_dense as csgraph_to_dense
+from ....sparse.csgraph import reconstruct_path as reconstruct_path
