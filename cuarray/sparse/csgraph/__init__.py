@@ -7,3 +7,5 @@ from ._tools import NegativeCycleError as NegativeCycleError
 from ._tools import csgraph_from_dense as csgraph_from_dense
 from ._tools import csgraph_to_dense as csgraph_to_dense
 from ._paths import reconstruct_path as reconstruct_path
+from ._bfs import breadth_first_order as breadth_first_order
+from ._bfs import breadth_first_tree as breadth_first_tree

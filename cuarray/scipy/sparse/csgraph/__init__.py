@@ -6,3 +6,5 @@ from ....sparse.csgraph import NegativeCycleError as NegativeCycleError
 from ....sparse.csgraph import csgraph_from_dense as csgraph_from_dense
 from ....sparse.csgraph import csgraph_to_dense as csgraph_to_dense
 from ....sparse.csgraph import reconstruct_path as reconstruct_path
+from ....sparse.csgraph import breadth_first_order as breadth_first_order
+from ....sparse.csgraph import breadth_first_tree as breadth_first_tree
