@@ -9,3 +9,8 @@ from ._tools import csgraph_to_dense as csgraph_to_dense
 from ._paths import reconstruct_path as reconstruct_path
 from ._bfs import breadth_first_order as breadth_first_order
 from ._bfs import breadth_first_tree as breadth_first_tree
+from ._shortest import bellman_ford as bellman_ford
+from ._shortest import dijkstra as dijkstra
+from ._shortest import floyd_warshall as floyd_warshall
+from ._shortest import johnson as johnson
+from ._shortest import shortest_path as shortest_path

@@ -8,3 +8,8 @@ from ....sparse.csgraph import csgraph_to_dense as csgraph_to_dense
 from ....sparse.csgraph import reconstruct_path as reconstruct_path
 from ....sparse.csgraph import breadth_first_order as breadth_first_order
 from ....sparse.csgraph import breadth_first_tree as breadth_first_tree
+from ....sparse.csgraph import bellman_ford as bellman_ford
+from ....sparse.csgraph import dijkstra as dijkstra
+from ....sparse.csgraph import floyd_warshall as floyd_warshall
+from ....sparse.csgraph import johnson as johnson
+from ....sparse.csgraph import shortest_path as shortest_path
