@@ -35,3 +35,10 @@ def test_cupy_without_pylibcugraph_is_na():
             C._csgraph(types.SimpleNamespace(__name__="cupy"))
     else:
         pytest.skip("pylibcugraph is installed here")
+
+
+def test_dijkstra_host_setup_is_scipys_call():
+    (case,) = cases.select(ids=["csgraph-dijkstra"])
+    assert case.params == (1, 64) and set(case.setups) == {"cuarray", "numpy"}
+    got = C.sp.setups["numpy"](np, 2 * 10**4, 1)()  # one source: 64 would take seconds here
+    assert got.shape == (C.ROWS,) and got[0] == 0

@@ -52,3 +52,16 @@ def _(xp, n, connection):
     g = _graph(xp, n)
     f = _csgraph(xp).connected_components
     return lambda: f(g, directed=True, connection=connection)
+
+
+sp = register("csgraph-dijkstra", group="sparse",
+              description="dijkstra from 1 and 64 sources, 1e6 vertices, 1e7 directed edges (weights 0.5-1.5)",
+              size=10**7, quick=10**6, params=(1, 64), param_label=lambda p: "{} source{}".format(p, "s" * (p > 1)))
+
+
+@sp.setup("cuarray", "numpy")
+def _(xp, n, sources):
+    g = _graph(xp, n)
+    f = _csgraph(xp).dijkstra
+    indices = 0 if sources == 1 else list(range(sources))
+    return lambda: f(g, indices=indices)
