@@ -81,6 +81,7 @@ def test_start_outside_the_graph(bfs):
         bfs.breadth_first_order(ssp.csr_array(np.ones((2, 3))), 0)
 
 
-@pytest.mark.parametrize("name", ["breadth_first_order", "breadth_first_tree"])
+@pytest.mark.parametrize("name", ["breadth_first_order", "breadth_first_tree", "depth_first_order",
+                                  "depth_first_tree"])
 def test_signatures_are_scipys(name):
     assert inspect.signature(getattr(public, name)) == inspect.signature(getattr(scg, name))

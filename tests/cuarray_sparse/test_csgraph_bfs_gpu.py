@@ -50,3 +50,23 @@ def test_order_and_predecessors(directed):
         got = breadth_first_tree(d, 0, directed=directed)
         for attr in ("indptr", "indices", "data"):
             np.testing.assert_array_equal(getattr(got, attr).get(), getattr(want, attr), err_msg=str((what, attr)))
+
+
+@pytest.mark.parametrize("directed", [True, False])
+def test_depth_first_on_the_host_is_scipys(directed):
+    from cuarray.sparse.csgraph import depth_first_order, depth_first_tree
+
+    rng = np.random.default_rng()
+    g = _graph(rng, 500, 900)
+    for h in (g, g.tocsc(), g.toarray()):
+        d = _device(h)
+        want = scg.depth_first_order(h, 3, directed=directed)
+        got = depth_first_order(d, 3, directed=directed)
+        for w, x in zip(want, got):
+            assert isinstance(x, cuarray.ndarray) and x.dtype == np.int32
+            np.testing.assert_array_equal(x.get(), w)
+        want = scg.depth_first_tree(h, 3, directed=directed)
+        want.sort_indices()
+        got = depth_first_tree(d, 3, directed=directed)
+        for attr in ("indptr", "indices", "data"):
+            np.testing.assert_array_equal(getattr(got, attr).get(), getattr(want, attr), err_msg=attr)

@@ -14,3 +14,5 @@ from ._shortest import dijkstra as dijkstra
 from ._shortest import floyd_warshall as floyd_warshall
 from ._shortest import johnson as johnson
 from ._shortest import shortest_path as shortest_path
+from ._dfs import depth_first_order as depth_first_order
+from ._dfs import depth_first_tree as depth_first_tree

@@ -13,3 +13,5 @@ from ....sparse.csgraph import dijkstra as dijkstra
 from ....sparse.csgraph import floyd_warshall as floyd_warshall
 from ....sparse.csgraph import johnson as johnson
 from ....sparse.csgraph import shortest_path as shortest_path
+from ....sparse.csgraph import depth_first_order as depth_first_order
+from ....sparse.csgraph import depth_first_tree as depth_first_tree
