@@ -85,3 +85,19 @@ def test_start_outside_the_graph(bfs):
                                   "depth_first_tree"])
 def test_signatures_are_scipys(name):
     assert inspect.signature(getattr(public, name)) == inspect.signature(getattr(scg, name))
+
+
+def test_depth_first_round_trip_on_stand_ins():
+    from cuarray.sparse.csgraph import _dfs
+
+    dfs = host_modules({_dfs: dict(as_literal_or_array=lambda x, fn: np.asarray(x), to_host=np.asarray,
+                                   from_host=lambda x: x.copy(), issparse=lambda x: False,
+                                   reconstruct_path=scg.reconstruct_path)})[_dfs]
+    a = _graph(np.random.default_rng(), 30, 0.08).toarray()
+    for directed in (True, False):
+        want = scg.depth_first_order(a, 2, directed=directed)
+        for w, x in zip(want, dfs.depth_first_order(a, 2, directed=directed)):
+            np.testing.assert_array_equal(x, w)
+        np.testing.assert_array_equal(dfs.depth_first_order(a, 2, directed, False), want[0])
+        np.testing.assert_array_equal(dfs.depth_first_tree(a, 2, directed).toarray(),
+                                      scg.depth_first_tree(a, 2, directed).toarray())
