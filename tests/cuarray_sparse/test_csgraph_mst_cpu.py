@@ -75,7 +75,7 @@ def test_ties_and_both_directions_give_a_minimum_forest(mst, seed):
     want = scg.minimum_spanning_tree(g)
     got = mst.minimum_spanning_tree(g)
     assert got.sum() == want.sum() and got.nnz == want.nnz  # every minimum tree has the same weights
-    zeros = ssp.csr_array(((g.data == 0).astype(float), g.indices, g.indptr), shape=g.shape)
+    zeros = ssp.csr_array(((g.data == 0).astype(float), g.indices.copy(), g.indptr.copy()), shape=g.shape)
     zeros.eliminate_zeros()  # the weight-0 edges only: with the tree, the graph's components
     ones = g.copy()
     ones.data[ones.data == 0] = 1.0  # SciPy's connected_components drops stored zeros
