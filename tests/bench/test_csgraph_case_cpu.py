@@ -42,3 +42,10 @@ def test_dijkstra_host_setup_is_scipys_call():
     assert case.params == (1, 64) and set(case.setups) == {"cuarray", "numpy"}
     got = C.sp.setups["numpy"](np, 2 * 10**4, 1)()  # one source: 64 would take seconds here
     assert got.shape == (C.ROWS,) and got[0] == 0
+
+
+def test_mst_host_setup_is_scipys_call():
+    (case,) = cases.select(ids=["csgraph-mst"])
+    assert set(case.setups) == {"cuarray", "numpy"}
+    got = C.mst.setups["numpy"](np, 2 * 10**4)()
+    assert got.shape == (C.ROWS, C.ROWS) and got.nnz > 0

@@ -1,4 +1,5 @@
-"""csgraph case (group "sparse"): connected_components of a random directed graph with 1e6
+"""csgraph cases (group "sparse"): dijkstra (1 and 64 sources) and minimum_spanning_tree against SciPy on the
+host; connected_components of a random directed graph with 1e6
 vertices and 1e7 edges (the sparse cases' random CSR matrix), weak and strong, against
 cupyx.scipy.sparse.csgraph (which needs pylibcugraph: "n/a" without it) and SciPy on the host,
 the same run. Each call validates the graph and returns the count and the labels, as a user's
@@ -65,3 +66,14 @@ def _(xp, n, sources):
     f = _csgraph(xp).dijkstra
     indices = 0 if sources == 1 else list(range(sources))
     return lambda: f(g, indices=indices)
+
+
+mst = register("csgraph-mst", group="sparse",
+               description="minimum_spanning_tree, 1e6 vertices, 1e7 edges (weights 0.5-1.5)", size=10**7, quick=10**6)
+
+
+@mst.setup("cuarray", "numpy")
+def _(xp, n):
+    g = _graph(xp, n)
+    f = _csgraph(xp).minimum_spanning_tree
+    return lambda: f(g)
