@@ -154,7 +154,7 @@ def dijkstra(csgraph, directed=True, indices=None, return_predecessors=False, un
              min_only=False):
     """See `scipy.sparse.csgraph.dijkstra`. Bellman-Ford rounds on the device (no priority
     queue): distances equal SciPy's on non-negative weights (SciPy warns on negative ones, as
-    this does); predecessors as `bellman_ford`'s; `min_only`'s sources name the root of each
+    this does; a negative cycle raises NegativeCycleError); predecessors as `bellman_ford`'s; `min_only`'s sources name the root of each
     vertex's tree. One device read a round."""
     limit = float(limit)
     if limit < 0:
