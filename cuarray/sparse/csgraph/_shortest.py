@@ -61,8 +61,10 @@ def _sources(indices, n):
     """(sources as int64 device array, whether the result is one row)."""
     if indices is None:
         return arange(n, dtype=_I64), False
-    idx = as_parameter(indices, "scipy.sparse.csgraph.shortest_path")
-    host = to_host(idx).astype(numpy.int64)  # small, parameter-like: checked on the host
+    if isinstance(indices, (int, numpy.integer, list, tuple, range, numpy.ndarray)):
+        host = numpy.asarray(indices, dtype=numpy.int64)  # small, parameter-like: checked on the host
+    else:  # a device array of sources: read once
+        host = to_host(as_parameter(indices, "scipy.sparse.csgraph.shortest_path")).astype(numpy.int64)
     if host.size and (host.min() < -n or host.max() >= n):
         raise ValueError("indices out of range 0...N")
     host = numpy.where(host < 0, host + n, host)
@@ -73,25 +75,25 @@ def _relax(n, row, col, w, sources, single_front=False):
     """(dist (k, n), settled round (k, n)) after Bellman-Ford from `sources` (host int64, k of
     them; `single_front`: one row started at every source, SciPy's min_only)."""
     k = 1 if single_front else sources.size
-    dist = full((k, n), numpy.inf, _F64)
-    when = zeros((k, n), _I64)
     r = numpy.zeros(sources.size, numpy.int64) if single_front else numpy.arange(k)
+    flat = full((k * n,), numpy.inf, _F64)  # the distances, row-major (k, n), updated in place
+    when = zeros((k * n,), _I64)
     if sources.size:
-        dist[from_host(r), from_host(sources)] = 0.0
+        flat[from_host(r * n + sources)] = 0.0
     if n == 0:
-        return dist, when
+        return flat.reshape(k, n), when.reshape(k, n)
     base = multiply(arange(k, dtype=_I64), n)[:, None]
     target = add(base, col[None, :]).reshape(-1)
-    flat = dist.reshape(-1)
     for round_ in range(1, n + 1):
-        cand = add(take(dist, row, axis=1), w[None, :]).reshape(-1)
-        before = dist.copy()
+        cand = add(take(flat.reshape(k, n), row, axis=1), w[None, :]).reshape(-1)
+        before = flat.copy()
         minimum.at(flat, target, cand)
-        changed = not_equal(dist, before)
+        changed = not_equal(flat, before)
         when[changed] = round_
         if not bool(to_host(changed.any().reshape(1))[0]):  # the round's device read
-            return dist, when
-    raise NegativeCycleError("Negative cycle detected on node {}".format(int(to_host(argmin(dist.min(axis=0)).reshape(1))[0])))
+            return flat.reshape(k, n), when.reshape(k, n)
+    node = int(to_host(argmin(flat.reshape(k, n).min(axis=0)).reshape(1))[0])
+    raise NegativeCycleError("Negative cycle detected on node {}".format(node))
 
 
 def _predecessors(n, row, col, w, dist, when, sources, single_front=False):
@@ -100,11 +102,11 @@ def _predecessors(n, row, col, w, dist, when, sources, single_front=False):
     d_from = take(dist, row, axis=1)
     tight = logical_and(equal(add(d_from, w[None, :]), take(dist, col, axis=1)), isfinite(d_from))
     tight = logical_and(tight, less(take(when, row, axis=1), take(when, col, axis=1)))
-    pred = full((k, n), -1, _I64)
+    flat = full((k * n,), -1, _I64)
     base = multiply(arange(k, dtype=_I64), n)[:, None]
     target = add(base, col[None, :])[tight]
-    maximum.at(pred.reshape(-1), target, multiply(row[None, :], tight.astype(_I64))[tight])
-    pred = where(less(pred, 0), NULL, pred).astype(_I32)
+    maximum.at(flat, target, multiply(row[None, :], tight.astype(_I64))[tight])
+    pred = where(less(flat, 0), NULL, flat).astype(_I32).reshape(k, n)
     r = numpy.zeros(sources.size, numpy.int64) if single_front else numpy.arange(k)
     if sources.size:
         pred[from_host(r), from_host(sources)] = NULL
