@@ -19,7 +19,7 @@ import cuarray.scipy.sparse.csgraph as public
 from cuarray.sparse.csgraph import _laplacian, _paths, _tools
 from cuarray.testing.fake_device import host_modules
 
-NAMES = ["reconstruct_path", "laplacian", "csgraph_from_dense", "csgraph_to_dense", "NegativeCycleError", "connected_components"]
+NAMES = ["construct_dist_matrix", "reconstruct_path", "laplacian", "csgraph_from_dense", "csgraph_to_dense", "NegativeCycleError", "connected_components"]
 
 
 @pytest.fixture(scope="module")
@@ -37,8 +37,8 @@ def host():
                                     "conjugate", "sqrt", "where")}
     lap.update(as_array=lambda x, fn: np.asarray(x), issparse=ssp.issparse, LinearOperator=sla.LinearOperator)
     paths = {k: getattr(np, k) for k in ("arange", "take", "equal", "less", "add", "multiply", "minimum", "where",
-                                         "searchsorted")}
-    paths.update(as_array=lambda x, fn: np.asarray(x), to_host=np.asarray, sum_=np.sum, issparse=ssp.issparse,
+                                         "searchsorted", "greater_equal", "transpose", "logical_or")}
+    paths.update(as_array=lambda x, fn: np.asarray(x), as_literal_or_array=lambda x, fn: np.asarray(x), to_host=np.asarray, sum_=np.sum, issparse=ssp.issparse,
                  csr_array=ssp.csr_array, argsort=lambda a: np.argsort(a, kind="stable"),
                  canon=types.SimpleNamespace(expand=lambda p, nnz, dt: np.repeat(np.arange(p.size - 1, dtype=dt),
                                                                                  np.diff(p))))
@@ -191,3 +191,26 @@ def test_reconstruct_path_matches_scipy(host, directed):
             assert got.has_sorted_indices and got.dtype == np.float64
             for attr in ("indptr", "indices", "data"):
                 np.testing.assert_array_equal(getattr(got, attr), getattr(want, attr), err_msg=str((n, attr)))
+
+
+@pytest.mark.parametrize("directed", [True, False])
+def test_construct_dist_matrix_matches_scipy(host, directed):
+    paths = host[2]
+    rng = np.random.default_rng()
+    for n in (1, 6, 40):
+        g, _ = _tree_case(rng, n)
+        g.data[rng.random(g.nnz) < 0.1] = np.inf  # no edge, in a dense graph
+        pred = np.full((n, n), -9999, np.int32)
+        for i in range(n):  # each row a random forest whose roots include i (chains may end elsewhere)
+            _, p = _tree_case(rng, n)
+            p[i] = -9999
+            pred[i] = p
+        for graph in (g, g.toarray()):
+            for null_value in (np.inf, -1.0):
+                want = scg.construct_dist_matrix(graph, pred, directed=directed, null_value=null_value)
+                got = paths.construct_dist_matrix(graph, pred, directed=directed, null_value=null_value)
+                np.testing.assert_array_equal(got, want, err_msg=str((n, type(graph).__name__, null_value)))
+    with pytest.raises(ValueError, match="same shape"):
+        paths.construct_dist_matrix(np.ones((3, 3)), np.zeros((2, 3), np.int32))
+    with pytest.raises(TypeError, match="np.int32"):
+        paths.construct_dist_matrix(np.ones((3, 3)), np.zeros((3, 3), np.int64))

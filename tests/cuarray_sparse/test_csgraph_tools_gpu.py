@@ -99,7 +99,8 @@ def test_laplacian(normed, use_out_degree, symmetrized):
 def test_reexported():
     from cuarray.sparse import csgraph as g
 
-    for name in ("laplacian", "csgraph_from_dense", "csgraph_to_dense", "NegativeCycleError", "reconstruct_path"):
+    for name in ("laplacian", "csgraph_from_dense", "csgraph_to_dense", "NegativeCycleError", "reconstruct_path",
+                 "construct_dist_matrix"):
         assert getattr(public, name) is getattr(g, name)
 
 
@@ -123,3 +124,22 @@ def test_reconstruct_path(directed):
         assert isinstance(got, sp.csr_array) and got.dtype == np.float64
         for attr in ("indptr", "indices", "data"):
             np.testing.assert_array_equal(getattr(got, attr).get(), getattr(want, attr), err_msg=str((type(graph), attr)))
+
+
+@pytest.mark.parametrize("directed", [True, False])
+def test_construct_dist_matrix(directed):
+    from cuarray.sparse.csgraph import construct_dist_matrix
+
+    rng = np.random.default_rng()
+    n = 120
+    a = np.where(rng.random((n, n)) < 0.05, rng.integers(1, 9, (n, n)), 0).astype(np.float64)
+    _, pred = scg.shortest_path(a, directed=directed, return_predecessors=True)
+    for graph, dev in ((a, cuarray.asarray(a)), (ssp.csr_array(a), sp.csr_array(ssp.csr_array(a)))):
+        for null_value in (np.inf, -1.0):
+            want = scg.construct_dist_matrix(graph, pred, directed=directed, null_value=null_value)
+            got = construct_dist_matrix(dev, cuarray.asarray(pred), directed=directed, null_value=null_value)
+            np.testing.assert_array_equal(got.get(), want, err_msg=str((type(graph).__name__, null_value)))
+    real = a * rng.random((n, n))  # real weights: the pointer-doubling sums agree to rounding
+    _, pred = scg.shortest_path(real, directed=directed, return_predecessors=True)
+    np.testing.assert_allclose(construct_dist_matrix(cuarray.asarray(real), cuarray.asarray(pred), directed).get(),
+                               scg.construct_dist_matrix(real, pred, directed), rtol=1e-13)

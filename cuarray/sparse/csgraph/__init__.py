@@ -17,3 +17,4 @@ from ._shortest import shortest_path as shortest_path
 from ._dfs import depth_first_order as depth_first_order
 from ._dfs import depth_first_tree as depth_first_tree
 from ._mst import minimum_spanning_tree as minimum_spanning_tree
+from ._paths import construct_dist_matrix as construct_dist_matrix

@@ -16,3 +16,4 @@ from ....sparse.csgraph import shortest_path as shortest_path
 from ....sparse.csgraph import depth_first_order as depth_first_order
 from ....sparse.csgraph import depth_first_tree as depth_first_tree
 from ....sparse.csgraph import minimum_spanning_tree as minimum_spanning_tree
+from ....sparse.csgraph import construct_dist_matrix as construct_dist_matrix
