@@ -27,7 +27,8 @@ def _graph(rng, n, k):
 def _device(h):
     if not ssp.issparse(h):
         return cuarray.asarray(h)
-    return getattr(sp, type(h).__name__)(h)
+    csr = (sp.csr_matrix if isinstance(h, ssp.spmatrix) else sp.csr_array)(ssp.csr_matrix(h))
+    return csr.asformat(h.format)
 
 
 @pytest.mark.parametrize("directed", [True, False])
