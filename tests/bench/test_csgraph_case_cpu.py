@@ -35,3 +35,17 @@ def test_cupy_without_pylibcugraph_is_na():
             C._csgraph(types.SimpleNamespace(__name__="cupy"))
     else:
         pytest.skip("pylibcugraph is installed here")
+
+
+def test_dijkstra_host_setup_is_scipys_call():
+    (case,) = cases.select(ids=["csgraph-dijkstra"])
+    assert case.params == (1, 64) and set(case.setups) == {"cuarray", "numpy"}
+    got = C.sp.setups["numpy"](np, 2 * 10**4, 1)()  # one source: 64 would take seconds here
+    assert got.shape == (C.ROWS,) and got[0] == 0
+
+
+def test_mst_host_setup_is_scipys_call():
+    (case,) = cases.select(ids=["csgraph-mst"])
+    assert set(case.setups) == {"cuarray", "numpy"}
+    got = C.mst.setups["numpy"](np, 2 * 10**4)()
+    assert got.shape == (C.ROWS, C.ROWS) and got.nnz > 0

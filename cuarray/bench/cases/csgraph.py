@@ -1,4 +1,5 @@
-"""csgraph case (group "sparse"): connected_components of a random directed graph with 1e6
+"""csgraph cases (group "sparse"): dijkstra (1 and 64 sources) and minimum_spanning_tree against SciPy on the
+host; connected_components of a random directed graph with 1e6
 vertices and 1e7 edges (the sparse cases' random CSR matrix), weak and strong, against
 cupyx.scipy.sparse.csgraph (which needs pylibcugraph: "n/a" without it) and SciPy on the host,
 the same run. Each call validates the graph and returns the count and the labels, as a user's
@@ -50,3 +51,27 @@ def _(xp, n, connection):
     g = _graph(xp, n)
     f = _csgraph(xp).connected_components
     return lambda: f(g, directed=True, connection=connection)
+
+
+sp = register("csgraph-dijkstra", group="sparse",
+              description="dijkstra from 1 and 64 sources, 1e6 vertices, 1e7 directed edges (weights 0.5-1.5)",
+              size=10**7, quick=10**6, params=(1, 64), param_label=lambda p: "{} source{}".format(p, "s" * (p > 1)))
+
+
+@sp.setup("cuarray", "numpy")
+def _(xp, n, sources):
+    g = _graph(xp, n)
+    f = _csgraph(xp).dijkstra
+    indices = 0 if sources == 1 else list(range(sources))
+    return lambda: f(g, indices=indices)
+
+
+mst = register("csgraph-mst", group="sparse",
+               description="minimum_spanning_tree, 1e6 vertices, 1e7 edges (weights 0.5-1.5)", size=10**7, quick=10**6)
+
+
+@mst.setup("cuarray", "numpy")
+def _(xp, n):
+    g = _graph(xp, n)
+    f = _csgraph(xp).minimum_spanning_tree
+    return lambda: f(g)

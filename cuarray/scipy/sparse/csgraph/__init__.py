@@ -1,3 +1,19 @@
 """cuarray.scipy.sparse.csgraph is `cuarray.sparse.csgraph`. See `scipy.sparse.csgraph`."""
 
 from ....sparse.csgraph import connected_components as connected_components
+from ....sparse.csgraph import laplacian as laplacian
+from ....sparse.csgraph import NegativeCycleError as NegativeCycleError
+from ....sparse.csgraph import csgraph_from_dense as csgraph_from_dense
+from ....sparse.csgraph import csgraph_to_dense as csgraph_to_dense
+from ....sparse.csgraph import reconstruct_path as reconstruct_path
+from ....sparse.csgraph import breadth_first_order as breadth_first_order
+from ....sparse.csgraph import breadth_first_tree as breadth_first_tree
+from ....sparse.csgraph import bellman_ford as bellman_ford
+from ....sparse.csgraph import dijkstra as dijkstra
+from ....sparse.csgraph import floyd_warshall as floyd_warshall
+from ....sparse.csgraph import johnson as johnson
+from ....sparse.csgraph import shortest_path as shortest_path
+from ....sparse.csgraph import depth_first_order as depth_first_order
+from ....sparse.csgraph import depth_first_tree as depth_first_tree
+from ....sparse.csgraph import minimum_spanning_tree as minimum_spanning_tree
+from ....sparse.csgraph import construct_dist_matrix as construct_dist_matrix
