@@ -91,7 +91,7 @@ class binom_gen(rv_discrete):
 
     def _rvs(self, shapes, size, rng):
         n, p = shapes
-        return rng.binomial(n if is_host(n) else n.astype(numpy.int64), p, size)
+        return rng.binomial(int(n) if is_host(n) else n.astype(numpy.int64), p, size)
 
     def _pmf(self, k, n, p):
         return exp(self._logpmf(k, n, p))
