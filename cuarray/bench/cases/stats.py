@@ -8,6 +8,7 @@ StudentT has no icdf: n/a). cupyx.scipy.stats has no distributions."""
 from __future__ import annotations
 
 from . import NotAvailable, random_array, register
+import cuarray.scipy.stats
 
 HOST_SPLIT = 100
 _OPS = ("norm.cdf", "t.ppf", "gamma.logpdf")
@@ -30,10 +31,8 @@ dist = register(
 
 @dist.setup("cuarray")
 def _(xp, n, op):
-    import cuarray.scipy.stats as stats
-
     x = random_array(xp, n, "float64", seed=41) - 0.5  # in (0, 1)
-    f = _scipy_call(stats, op)
+    f = _scipy_call(cuarray.scipy.stats, op)
     return lambda: f(x)
 
 

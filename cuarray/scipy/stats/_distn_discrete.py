@@ -43,6 +43,21 @@ def _steps(width):
 
 
 class poisson_gen(rv_discrete):
+    """See `scipy.stats.poisson` (docs/scipy-stats.md: what differs on the GPU).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import stats
+    >>> x = cuarray.asarray([0.0, 2.0, 5.0])
+    >>> cuarray.round(stats.poisson.pmf(x, 3.5), 6)
+    array([0.030197, 0.184959, 0.132169])
+    >>> cuarray.round(stats.poisson(3.5).sf(x), 6)
+    array([0.969803, 0.679153, 0.142386])
+    >>> round(float(stats.poisson(3.5).mean()), 6)
+    3.5
+    """
+
     name = "poisson"
     shapes = "mu"
 
@@ -80,6 +95,21 @@ class poisson_gen(rv_discrete):
 
 
 class binom_gen(rv_discrete):
+    """See `scipy.stats.binom` (docs/scipy-stats.md: what differs on the GPU).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import stats
+    >>> x = cuarray.asarray([0.0, 2.0, 5.0])
+    >>> cuarray.round(stats.binom.pmf(x, 10, 0.3), 6)
+    array([0.028248, 0.233474, 0.102919])
+    >>> cuarray.round(stats.binom(10, 0.3).sf(x), 6)
+    array([0.971752, 0.617217, 0.047349])
+    >>> round(float(stats.binom(10, 0.3).mean()), 6)
+    3.0
+    """
+
     name = "binom"
     shapes = "n, p"
 
@@ -128,6 +158,21 @@ class binom_gen(rv_discrete):
 
 
 class geom_gen(rv_discrete):
+    """See `scipy.stats.geom` (docs/scipy-stats.md: what differs on the GPU).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import stats
+    >>> x = cuarray.asarray([1.0, 2.0, 5.0])
+    >>> cuarray.round(stats.geom.pmf(x, 0.3), 6)
+    array([0.3    , 0.21   , 0.07203])
+    >>> cuarray.round(stats.geom(0.3).sf(x), 6)
+    array([0.7    , 0.49   , 0.16807])
+    >>> round(float(stats.geom(0.3).mean()), 6)
+    3.333333
+    """
+
     name = "geom"
     shapes = "p"
     _a = 1.0
