@@ -173,6 +173,12 @@ def test_frozen_and_parsing(host):
     with pytest.raises(ValueError, match="Domain error"):
         norm.rvs(scale=np.array([1.0, -1.0]))
     cases.same(norm.moment(6, loc=1.0, scale=2.0), np.float64(sst.norm.moment(6, loc=1.0, scale=2.0)), "moment 6")
+    # loc = 0 (host and device): S^n E[Y^n] alone, as SciPy; loc != 0: the binomial sum
+    for name, shape, order in (("t", 0.8, 2), ("t", 1.5, 2), ("t", 3.5, 3), ("gamma", 2.5, 5), ("weibull_min", 1.5, 6)):
+        for loc in (0.0, np.array([0.0, 1.0])):
+            cases.same(_call(host[name], "moment", order, shape, loc=loc, scale=2.0),
+                       np.asarray(_call(getattr(sst, name), "moment", order, shape, loc=loc, scale=2.0), float),
+                       (name, "moment", shape, loc))
 
 
 def test_rvs_shapes_and_values(host):

@@ -236,7 +236,11 @@ class rv_base:
         n = int(order)
         shape = _shape_of(loc, scale, *shapes)
         cond = self._valid(shapes, scale)
-        # E[(L + S Y)^n] = sum_k C(n, k) L^(n-k) S^k E[Y^k]
+        # E[(L + S Y)^n] = sum_k C(n, k) L^(n-k) S^k E[Y^k]; at L = 0 only S^n E[Y^n], as SciPy's
+        # (an infinite lower moment times 0 would make NaN of it)
+        top = self._noncentral(n, shapes) * scale ** n if n else 1.0
+        if is_host(loc) and loc == 0:
+            return select(shape, [(cond, top)], NAN)
         total = 0.0
         for k in range(n + 1):
             term = math.comb(n, k) * self._noncentral(k, shapes)
@@ -245,7 +249,7 @@ class rv_base:
             if n - k:
                 term = term * loc ** (n - k)
             total = total + term
-        return select(shape, [(cond, total)], NAN)
+        return select(shape, [(cond, choose(loc == 0, top, total))], NAN)
 
     def entropy(self, *args, **kwds):
         """See `scipy.stats.rv_continuous.entropy` (in nats)."""

@@ -114,7 +114,7 @@ class binom_gen(rv_discrete):
     shapes = "n, p"
 
     def _argcheck(self, n, p):
-        return and_(and_(n >= 0, floor(n) == n), and_(p >= 0, p <= 1))
+        return and_(and_(n >= 0, (numpy.floor(n) if is_host(n) else floor(n)) == n), and_(p >= 0, p <= 1))
 
     def _get_support(self, n, p):
         return 0.0, n
