@@ -94,6 +94,11 @@ def _numpy_own(obj) -> bool:
     return (inspect.isclass(obj) or callable(obj)) and mod.split(".")[0] == "numpy" and not isinstance(obj, numpy.ufunc)
 
 
+def _distribution(obj) -> bool:
+    """A distribution object of cuarray.scipy.stats (`norm`, `poisson`, ...)."""
+    return not inspect.isclass(obj) and callable(getattr(obj, "freeze", None)) and hasattr(obj, "ppf")
+
+
 def _kind(obj) -> str:
     if isinstance(obj, numpy.ufunc) or type(obj).__name__ == "ufunc":
         return "Universal functions"
@@ -116,12 +121,14 @@ def page(modname: str, title: str, blurb: str, seen: dict, stubs: dict | None = 
     given, receives full name -> the text of that name's own page."""
     module = importlib.import_module(modname)
     groups: dict[str, list[str]] = {}
-    aliases, numpy_own, constants = [], [], []
+    aliases, numpy_own, constants, distributions = [], [], [], []
     for name in public_names(module):
         obj = getattr(module, name)
         full = modname + "." + name
         if _numpy_own(obj):
             numpy_own.append((name, _numpy_path(obj, name)))
+        elif _distribution(obj):
+            distributions.append(name)
         elif _kind(obj) == "Constants and other objects":
             constants.append((name, obj))
         elif id(obj) in seen:
@@ -137,6 +144,11 @@ def page(modname: str, title: str, blurb: str, seen: dict, stubs: dict | None = 
             continue
         lines += [kind, "-" * len(kind), "", ".. autosummary::", "   :nosignatures:", ""]
         lines += ["   " + n for n in groups[kind]] + [""]
+    if distributions:
+        # objects, not functions or classes: autodoc has no directive for them but autodata, which
+        # shows no methods; the distributions page says what each method does on the device
+        lines += ["Distributions", "-------------", "", "Objects with SciPy's methods (:doc:`/scipy-stats`):", ""]
+        lines += ["- ``{0}``: `scipy.stats.{0}`".format(n) for n in distributions] + [""]
     if aliases:
         lines += ["Other names", "-----------", "", "The same objects as documented under their first name:", ""]
         lines += ["- ``{}``: :obj:`{}`".format(n, target) for n, target in aliases] + [""]

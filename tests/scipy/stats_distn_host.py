@@ -1,0 +1,45 @@
+"""cuarray.scipy.stats' distribution modules (_distn_*.py) with NumPy and scipy.special in place
+of the cuarray routines they import: the real formulas and machinery run on the host, so the CPU
+tests compare them with scipy.stats (loaded by path from the tests; tests/scipy is no package)."""
+
+import types
+
+import numpy as np
+import scipy.special as sc
+
+from cuarray.testing.fake_device import host_modules
+
+MODULES = ("_distn_base", "_distn_continuous", "_distn_gamma", "_distn_discrete")
+
+
+def _namespace():
+    ns = {n: getattr(np, n) for n in dir(np) if not n.startswith("_")}
+    ns.update({n: getattr(sc, n) for n in dir(sc) if not n.startswith("_")})
+    ns.update(gamma_fn=sc.gamma, beta_fn=sc.beta, all_=np.all, max_=np.max, to_host=np.asarray,
+              as_literal_or_array=lambda x, fn: np.asarray(x), as_parameter=lambda x, fn: np.asarray(x),
+              default_rng=np.random.default_rng)
+    return ns
+
+
+def host_stats():
+    """{name: module copy} of the distribution modules, every cuarray routine they import bound to
+    NumPy's or scipy.special's routine of that name."""
+    import importlib
+
+    ns = _namespace()
+    standins = {}
+    for name in MODULES:
+        module = importlib.import_module("cuarray.scipy.stats." + name)
+        own = {}
+        for attr, value in vars(module).items():
+            origin = getattr(value, "__module__", None) or getattr(type(value), "__module__", "")
+            if attr.startswith("__") or isinstance(value, types.ModuleType) or not origin.startswith("cuarray"):
+                continue
+            if origin.startswith("cuarray.scipy.stats"):
+                continue
+            key = attr[:-1] if attr.endswith("_") and attr not in ns else attr
+            assert key in ns, (name, attr)
+            own[attr] = ns[key]
+        standins[module] = own
+    copies = host_modules(standins)
+    return {m.__name__.rsplit(".", 1)[1]: c for m, c in copies.items()}
