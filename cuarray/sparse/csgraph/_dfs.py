@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ..._core.host_input import as_literal_or_array
 from ..._core.transfer import from_host, to_host
-from .._base import issparse
+from .._sputils import issparse
 from ._paths import reconstruct_path
 
 __all__ = ["depth_first_order", "depth_first_tree"]

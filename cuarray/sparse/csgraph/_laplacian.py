@@ -20,7 +20,7 @@ from ..._math.arithmetic import subtract
 from ..._math.complex import conjugate
 from ..._math.misc import sqrt
 from ..._sorting.searching import where
-from .._base import issparse
+from .._sputils import issparse
 from ..linalg._interface import LinearOperator
 
 __all__ = ["laplacian"]

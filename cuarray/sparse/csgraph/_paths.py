@@ -23,7 +23,7 @@ from ..._sorting.searching import where
 from ..._sorting.searchsorted import searchsorted
 from ..._sorting.sorting import argsort
 from .. import _canonical as canon
-from .._base import issparse
+from .._sputils import issparse
 from .._format_csr import csr_array
 from ._tools import csgraph_from_dense, csgraph_to_dense, null_mask
 

@@ -22,7 +22,7 @@ from ..._manipulation.joining import concatenate
 from ..._sorting.searching import where
 from ..._sorting.searching_nonzero import flatnonzero
 from ..._statistics.histograms import bincount
-from .._base import issparse
+from .._sputils import issparse
 from .._format_csr import csr_array
 
 __all__ = ["NegativeCycleError", "csgraph_from_dense", "csgraph_to_dense"]
