@@ -231,3 +231,18 @@ def test_a_missing_package_is_said_once_above_the_table():
     header, table = report.format_header(rep), report.format_table(rep, ["numpy"])
     assert header.count("scipy: not installed") == 1 and "scipy: not installed; the 3 rows that need it are n/a" in header
     assert "scipy" not in table
+
+
+def test_every_setup_takes_the_harness_arguments():
+    """The harness calls every setup as setup(module, size, param) (param None for a case without
+    params): a setup written without `param` fails only on the machine that runs it (csgraph-mst)."""
+    import inspect
+
+    bad = []
+    for case in cases.all_cases():
+        for lib, setup in case.setups.items():
+            try:
+                inspect.signature(setup).bind(None, 1, None)
+            except TypeError:
+                bad.append("{} ({})".format(case.id, lib))
+    assert not bad, bad

@@ -241,7 +241,9 @@ def test_pinv_and_rank_keep_tiny_singular_values(request, dt):
     those below eps of the norm (GPU fuzz seed 13: pinv of a 7x7 complex128 one)."""
     rng = np.random.default_rng(_seed(request))
     low = -30 if dt.char in "fF" else -40
-    for n in (5, 7, 40, 100):
+    # (up to 25 columns: past that LAPACK's gesdd, NumPy's SVD, divides and conquers, and its small
+    # singular values of this matrix are no longer exact: 1e-16 where gesvd returns 1e-40)
+    for n in (5, 7, 16, 25):
         a = (np.eye(n)[rng.permutation(n)] * np.logspace(0, low, n)[rng.permutation(n)][:, None]).astype(dt)
         want = np.linalg.pinv(a, rtol=0.0)
         got = _host(la.pinv(cuarray.asarray(a), rtol=0.0))

@@ -71,7 +71,7 @@ mst = register("csgraph-mst", group="sparse",
 
 
 @mst.setup("cuarray", "numpy")
-def _(xp, n):
+def _(xp, n, param):
     g = _graph(xp, n)
     f = _csgraph(xp).minimum_spanning_tree
     return lambda: f(g)

@@ -85,8 +85,10 @@ def _sparse(graph, normed, axis, copy, form, dtype, symmetrized):
     del form
     dtype = graph.dtype if dtype is None else dtype
     m, needs_copy = graph, bool(copy)
-    if symmetrized:
+    if symmetrized:  # (SciPy's sum of two DIA matrices stays DIA; the format is the input's)
         m = m + m.T.conj()
+        if graph.format == "dia" and m.format != "dia":
+            m = m.todia()
     w = subtract(_sums(m, axis), m.diagonal())
     if normed:
         m = m.tocoo(copy=needs_copy)

@@ -58,9 +58,9 @@ def _edges(csgraph, directed, unweighted):
 
 
 def _sources(indices, n):
-    """(sources as int64 device array, whether the result is one row)."""
+    """(sources as an int64 host array, whether the result is one row)."""
     if indices is None:
-        return arange(n, dtype=_I64), False
+        return numpy.arange(n, dtype=numpy.int64), False
     if isinstance(indices, (int, numpy.integer, list, tuple, range, numpy.ndarray)):
         host = numpy.asarray(indices, dtype=numpy.int64)  # small, parameter-like: checked on the host
     else:  # a device array of sources: read once
