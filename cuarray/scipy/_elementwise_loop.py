@@ -25,6 +25,7 @@ from .._sorting.counting import count_nonzero
 from .._sorting.searching import where
 from .._sorting.searching_nonzero import flatnonzero
 from .._core.transfer import to_host
+from ._rich_result import RichResult
 
 ESIGNERR = -1
 ECONVERR = -2
@@ -33,28 +34,6 @@ ECALLBACK = -4
 EINPUTERR = -5
 ECONVERGED = 0
 EINPROGRESS = 1
-
-
-class _RichResult(dict):
-    """SciPy's result object: a dict whose keys are also attributes."""
-
-    def __getattr__(self, name):
-        try:
-            return self[name]
-        except KeyError as e:
-            raise AttributeError(name) from e
-
-    __setattr__ = dict.__setitem__
-    __delattr__ = dict.__delitem__
-
-    def __dir__(self):
-        return list(self.keys())
-
-    def __repr__(self):
-        order = self.get("_order_keys", [])
-        keys = [k for k in order if k in self] + sorted(k for k in self if k not in order and not k.startswith("_"))
-        width = max((len(k) for k in keys), default=0) + 1
-        return "\n".join("{}: {!r}".format(k.rjust(width), self[k]) for k in keys)
 
 
 def call_callback_maybe_halt(callback, res):
@@ -233,4 +212,4 @@ def _prepare_result(work, res, res_work_pairs, active, shape, customize_result, 
         temp = reshape(val, shape)
         res[key] = temp[()] if temp.ndim == 0 else temp
     res["_order_keys"] = ["success"] + [i for i, _ in res_work_pairs]
-    return _RichResult(**res)
+    return RichResult(**res)

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import types
 
 import numpy as np
 
@@ -502,6 +503,31 @@ def host_packages(packages, *standins) -> dict:
             if (module is package or name.startswith(prefix)) and getattr(module, "__file__", None):
                 group.setdefault(module, {})
     return host_modules(group)
+
+
+# the host-input conversions and transfers, as NumPy sees them (the second argument, when given, is
+# the caller's name for error messages)
+_HOST_INPUTS = {
+    "as_array": lambda x, fn=None: np.asarray(x), "as_parameter": lambda x, fn=None: np.asarray(x),
+    "as_literal_or_array": lambda x, fn=None: np.asarray(x), "to_host": np.asarray, "from_host": np.asarray,
+}
+
+
+def numpy_standins(module, own: str, special: dict = ()) -> dict:
+    """{name: NumPy's routine} for each cuarray routine `module` imports from outside the package
+    `own` (its own modules are copied with it) and outside `cuarray.scipy`'s pure-Python helpers;
+    a trailing `_` marks a name that would hide a builtin (`sum_` is NumPy's `sum`). `special`
+    maps names (without the `_`) to their stand-ins, over the host-input defaults."""
+    table = {**_HOST_INPUTS, **dict(special)}
+    out = {}
+    for name, value in vars(module).items():
+        origin = getattr(value, "__module__", None) or ""
+        if name.startswith("__") or isinstance(value, types.ModuleType) or not origin.startswith("cuarray") \
+                or origin.startswith(own) or origin == "cuarray.scipy._rich_result":
+            continue
+        key = name[:-1] if name.endswith("_") else name
+        out[name] = table[key] if key in table else getattr(np, key)
+    return out
 
 
 def host_module(module, standins: dict):

@@ -21,7 +21,8 @@ from ..._manipulation.shape import reshape
 from ..._math.misc import abs as abs_, sign
 from ..._math.sums_scan import cumsum
 from ..._sorting.searching import where
-from .._elementwise_loop import (ECONVERGED, EINPROGRESS, EVALUEERR, _RichResult, floating, initialize, loop)
+from .._elementwise_loop import (ECONVERGED, EINPROGRESS, EVALUEERR, floating, initialize, loop)
+from .._rich_result import RichResult
 from ...linalg._matmul import matmul
 
 _EERRORINCREASE = -1
@@ -74,7 +75,7 @@ def derivative(f, x, *, args=(), kwargs=None, tolerances=None, maxiter=10, order
     h0 = astype(reshape(broadcast_to(h0, shape), (-1,)), dtype)
     h0 = where(h0 <= 0, dtype.type(numpy.nan), h0)
     il, ic, ir = hdir < 0, hdir == 0, hdir > 0
-    work = _RichResult(x=x, df=full_like(f0, numpy.nan), fs=f0[:, None], error=numpy.nan, h=h0,
+    work = RichResult(x=x, df=full_like(f0, numpy.nan), fs=f0[:, None], error=numpy.nan, h=h0,
                        df_last=numpy.nan, error_last=numpy.nan, fac=fac, atol=atol, rtol=rtol, nit=0,
                        nfev=1, status=full_like(x, EINPROGRESS, dtype=numpy.int32), dtype=dtype,
                        terms=(order + 1) // 2, hdir=hdir, il=il, ic=ic, ir=ir, io=il | ir)

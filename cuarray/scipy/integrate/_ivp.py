@@ -12,6 +12,7 @@ from ..._core.host_input import as_parameter
 from ..._core.transfer import to_host
 from ..._manipulation.joining import hstack, vstack
 from ._ivp_base import EPS, OdeSolution, OdeSolver
+from .._rich_result import RichResult
 from ._rk import DOP853, RK23, RK45
 
 METHODS = {"RK23": RK23, "RK45": RK45, "DOP853": DOP853}
@@ -21,21 +22,9 @@ MESSAGES = {0: "The solver successfully reached the end of the integration inter
             1: "A termination event occurred."}
 
 
-class OdeResult(dict):
+class OdeResult(RichResult):
     """See `scipy.integrate.OdeResult` (SciPy's `OptimizeResult`): a dict whose keys are also
     attributes. `t` and `y` are device arrays."""
-
-    def __getattr__(self, name):
-        try:
-            return self[name]
-        except KeyError as e:
-            raise AttributeError(name) from e
-
-    __setattr__ = dict.__setitem__
-    __delattr__ = dict.__delitem__
-
-    def __dir__(self):
-        return list(self.keys())
 
 
 def prepare_events(events):

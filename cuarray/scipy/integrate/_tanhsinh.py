@@ -31,31 +31,12 @@ from ..._math.sums import sum as sum_
 from ..._sorting.searching import where
 from ..._sorting.searching_reduce import argmax, argmin
 from ..._statistics.order import max as max_
+from .._rich_result import RichResult
 
-__all__ = ["tanhsinh", "RichResult"]
+__all__ = ["tanhsinh"]
 
 _IN_PROGRESS, _CONVERGED, _NOT_CONVERGED, _VALUE_ERROR = 1, 0, -2, -3
 _N_BASE_STEPS = 8
-
-
-class RichResult(dict):
-    """SciPy's `_RichResult`: a dict whose keys are attributes too (`res.integral`)."""
-
-    def __getattr__(self, name):
-        try:
-            return self[name]
-        except KeyError:
-            raise AttributeError(name) from None
-
-    __setattr__ = dict.__setitem__
-    __delattr__ = dict.__delitem__
-
-    def __dir__(self):
-        return list(self.keys())
-
-    def __repr__(self):
-        width = max(map(len, self.keys()), default=0)
-        return "\n".join("{}: {!r}".format(k.rjust(width), v) for k, v in self.items())
 
 
 def _validate(f, log, maxlevel, minlevel, atol, rtol, preserve_shape, callback):

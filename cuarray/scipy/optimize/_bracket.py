@@ -18,6 +18,7 @@ from ..._math.extrema import maximum, minimum
 from ..._math.misc import sign
 from ..._sorting.searching import where
 from .. import _elementwise_loop as eim
+from .._rich_result import RichResult
 
 _ELIMITS = -1
 _ESTOPONESIDE = 2
@@ -78,7 +79,7 @@ def bracket_root(f, xl0, xr0=None, *, xmin=None, xmax=None, factor=None, args=()
     args = [concatenate((a, a)) for a in args]
     d = where(isinf(limit), x - x_last, limit - x)
     status = where(invalid, eim.EINPUTERR, full_like(x, eim.EINPROGRESS, dtype=numpy.int32))
-    work = eim._RichResult(x=x, x0=x_last, f=f0, limit=limit, factor=factor, active=active, d=d,
+    work = RichResult(x=x, x0=x_last, f=f0, limit=limit, factor=factor, active=active, d=d,
                            x_last=x_last, f_last=f_last, nit=0, nfev=1, status=status, args=args,
                            xl=numpy.nan, xr=numpy.nan, fl=numpy.nan, fr=numpy.nan, n=n)
     pairs = [('status', 'status'), ('xl', 'xl'), ('xr', 'xr'), ('nit', 'nit'), ('nfev', 'nfev'), ('fl', 'fl'),
@@ -171,7 +172,7 @@ def bracket_minimum(f, xm0, *, xl0=None, xr0=None, xmin=None, xmax=None, factor=
     step = where(limited, limit - xr, xr - xm0)
     factor = where(limited, 1 / factor, factor)
     status = where(invalid, eim.EINPUTERR, full_like(xl, eim.EINPROGRESS, dtype=numpy.int32))
-    work = eim._RichResult(xl=xl, xm=xm0, xr=xr, xr0=xr, fl=fl, fm=fm0, fr=fr, step=step, limit=limit,
+    work = RichResult(xl=xl, xm=xm0, xr=xr, xr0=xr, fl=fl, fm=fm0, fr=fr, step=step, limit=limit,
                            limited=limited, factor=factor, nit=0, nfev=3, status=status, args=args)
     pairs = [('status', 'status'), ('xl', 'xl'), ('xm', 'xm'), ('xr', 'xr'), ('nit', 'nit'), ('nfev', 'nfev'),
              ('fl', 'fl'), ('fm', 'fm'), ('fr', 'fr')]

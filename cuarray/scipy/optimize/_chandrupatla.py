@@ -18,6 +18,7 @@ from ..._sorting.searching import where
 from ..._creation.basic import full_like
 from ..._creation.from_data import copy
 from .. import _elementwise_loop as eim
+from .._rich_result import RichResult
 
 
 def _validate(func, args, xatol, xrtol, fatol, frtol, maxiter, callback):
@@ -50,7 +51,7 @@ def _wrap(callback, reformat):
 
 
 def _root_result(res_in):
-    out = eim._RichResult(status=res_in.status, success=res_in.success, x=res_in.x, f_x=res_in.fun,
+    out = RichResult(status=res_in.status, success=res_in.success, x=res_in.x, f_x=res_in.fun,
                           nfev=res_in.nfev, nit=res_in.nit, bracket=(res_in.xl, res_in.xr),
                           f_bracket=(res_in.fl, res_in.fr))
     out._order_keys = ['success', 'status', 'x', 'f_x', 'nfev', 'nit', 'bracket', 'f_bracket']
@@ -76,7 +77,7 @@ def _chandrupatla(func, a, b, *, args, kwargs, xatol, xrtol, fatol, frtol, maxit
     f1, f2 = fs
     finfo = numpy.finfo(dtype)
     nan = dtype.type(numpy.nan)
-    work = eim._RichResult(
+    work = RichResult(
         x1=x1, f1=f1, x2=x2, f2=f2, x3=None, f3=None, t=0.5,
         xatol=4 * finfo.smallest_normal if xatol is None else xatol,
         xrtol=4 * finfo.eps if xrtol is None else xrtol,
@@ -138,7 +139,7 @@ def _chandrupatla(func, a, b, *, args, kwargs, xatol, xrtol, fatol, frtol, maxit
 
 
 def _minimum_result(res_in):
-    out = eim._RichResult(status=res_in.status, success=res_in.success, x=res_in.x, f_x=res_in.fun,
+    out = RichResult(status=res_in.status, success=res_in.success, x=res_in.x, f_x=res_in.fun,
                           nfev=res_in.nfev, nit=res_in.nit, bracket=(res_in.xl, res_in.xm, res_in.xr),
                           f_bracket=(res_in.fl, res_in.fm, res_in.fr))
     out._order_keys = ['success', 'status', 'x', 'f_x', 'nfev', 'nit', 'bracket', 'f_bracket']
@@ -165,7 +166,7 @@ def _chandrupatla_minimize(func, x1, x2, x3, *, args, kwargs, xatol, xrtol, fato
     i = argsort(stack(xs), axis=0)
     x1, x2, x3 = take_along_axis(stack(xs), i, axis=0)
     f1, f2, f3 = take_along_axis(stack(fs), i, axis=0)
-    work = eim._RichResult(
+    work = RichResult(
         x1=x1, f1=f1, x2=x2, f2=f2, x3=x3, f3=f3, phi=dtype.type(0.5 + 0.5 * 5 ** 0.5),
         xatol=finfo.smallest_normal if xatol is None else xatol,
         xrtol=math.sqrt(finfo.eps) if xrtol is None else xrtol,

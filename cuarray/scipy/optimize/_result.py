@@ -2,31 +2,14 @@
 
 import numpy
 
+from .._rich_result import RichResult
+
 __all__ = ["OptimizeResult", "Bounds", "LinearConstraint", "NonlinearConstraint"]
 
 
-class OptimizeResult(dict):
+class OptimizeResult(RichResult):
     """See `scipy.optimize.OptimizeResult`. A dict whose keys are also attributes; its array
     entries (``x``, ``jac``, ``hess_inv``) are cuarray arrays on the device."""
-
-    def __getattr__(self, name):
-        try:
-            return self[name]
-        except KeyError as exc:
-            raise AttributeError(name) from exc
-
-    __setattr__ = dict.__setitem__
-    __delattr__ = dict.__delitem__
-
-    def __repr__(self):
-        if not self:
-            return self.__class__.__name__ + "()"
-        width = max(map(len, self.keys())) + 1
-        return "\n".join(k.rjust(width) + ": " + repr(v).replace("\n", "\n" + " " * (width + 2))
-                         for k, v in sorted(self.items()))
-
-    def __dir__(self):
-        return list(self.keys())
 
 
 def _bound_array(v):

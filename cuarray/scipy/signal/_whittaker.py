@@ -31,30 +31,11 @@ from ...linalg._solve import lstsq as _lstsq
 from ..ndimage import _support as _s
 from . import _args
 from . import _banded_cr
+from .._rich_result import RichResult
 
 __all__ = ["whittaker_henderson"]
 
 _F8 = numpy.float64
-
-
-class _Result(dict):
-    """SciPy's result object: a dict whose keys are attributes too (`x`, `lamb`)."""
-
-    def __getattr__(self, name):
-        try:
-            return self[name]
-        except KeyError:
-            raise AttributeError(name) from None
-
-    __setattr__ = dict.__setitem__
-    __delattr__ = dict.__delitem__
-
-    def __dir__(self):
-        return list(self.keys())
-
-    def __repr__(self):
-        width = max(map(len, self.keys()), default=0)
-        return "\n".join("{}: {!r}".format(k.rjust(width), v) for k, v in self.items())
 
 
 def _validate_order(order):
@@ -256,4 +237,4 @@ def whittaker_henderson(signal, *, lamb="reml", order=2, weights=None):
         x = signal.copy()
     else:
         x, _ = _solve_wh(signal, float(lamb), order, weights)
-    return _Result(x=x, lamb=lamb)
+    return RichResult(x=x, lamb=lamb)

@@ -2,11 +2,10 @@
 import (`fake_device.host_packages`: private copies, nothing of cuarray patched), so the real
 step loop, controller and event handling run on the CPU against scipy.integrate.solve_ivp."""
 
-import types
 
 import numpy as np
 
-from cuarray.testing.fake_device import host_packages
+from cuarray.testing.fake_device import host_packages, numpy_standins
 
 MODULES = ("_ivp_base", "_rk", "_rk_tableaux", "_ivp", "_ivp_batched", "_dop853_coefficients")
 SPECIAL = {
@@ -18,17 +17,7 @@ SPECIAL = {
 
 
 def standins(module):
-    out = {}
-    for name, value in vars(module).items():
-        origin = getattr(value, "__module__", None) or ""
-        if name.startswith("__") or isinstance(value, types.ModuleType) or not origin.startswith("cuarray") \
-                or origin.startswith("cuarray.scipy.integrate"):
-            continue
-        if name in SPECIAL:
-            out[name] = SPECIAL[name]
-        else:
-            out[name] = getattr(np, name[:-1] if name.endswith("_") else name)
-    return out
+    return numpy_standins(module, "cuarray.scipy.integrate", SPECIAL)
 
 
 def host_integrate():

@@ -295,16 +295,6 @@ def test_whittaker_henderson_takes_device_arrays_only():
         cs.whittaker_henderson(np.arange(10.0), lamb=1.0)
 
 
-def test_result_object():
-    from cuarray.scipy.signal._whittaker import _Result
-
-    r = _Result(x=np.ones(2), lamb=2.0)
-    assert r.lamb == 2.0 and r["x"] is r.x and sorted(dir(r)) == ["lamb", "x"]
-    with pytest.raises(AttributeError):
-        r.fun
-    assert "lamb: 2.0" in repr(r)
-
-
 def test_signature_is_scipy_1_18s():
     params = [("signal", "POSITIONAL_OR_KEYWORD", inspect.Parameter.empty), ("lamb", "KEYWORD_ONLY", "reml"),
               ("order", "KEYWORD_ONLY", 2), ("weights", "KEYWORD_ONLY", None)]
