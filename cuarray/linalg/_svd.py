@@ -214,7 +214,8 @@ def rank_svd(a, full_matrices=True, compute_uv=True, hermitian=False):
     the zeros of a rank-deficient matrix at ~1e-11 of the largest, nor gesvdj, whose sweeps stop at
     eps of the matrix's norm and return 0 for the singular values below it (a scaled permutation's
     1e-16 ... 1e-40, which NumPy returns exactly and pinv(rtol=0) inverts). Measured on an H200
-    (docs/perf-notes.md, "rank_svd"): gesvd is as exact as LAPACK there and no slower without U/V.
+    (docs/perf-notes.md, "svd: which cuSOLVER routine"): gesvd is as exact as LAPACK there and no
+    slower without U/V.
     Stacks of matrices up to 32x32 still take the batched Jacobi routine (one launch for the stack)."""
     if hermitian:
         return _svd_hermitian(as_array(a, "linalg.svd"), compute_uv)

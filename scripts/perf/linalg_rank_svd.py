@@ -1,5 +1,5 @@
 """rank_svd: gesvd (QR iteration) against gesvdj (Jacobi) on the matrix kinds the fuzz makes (singular
-values against NumPy's LAPACK), and their times at 64-4096 (docs/perf-notes.md, "rank_svd")."""
+values against NumPy's LAPACK), and their times at 64-4096 (docs/perf-notes.md, "svd: which cuSOLVER routine")."""
 import time
 import numpy as np
 import cuarray as cp

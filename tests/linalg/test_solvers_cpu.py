@@ -137,7 +137,7 @@ def test_rank_revealing_callers_ask_the_qr_iteration_svd(fn, monkeypatch):
     the default gesvdp, whose perturbation of a rank-deficient matrix leaves its zero singular values
     ~1e-11 of the largest, above NumPy's cutoffs (a 40 x 33 stack with zero columns: pinv entries of
     1e10 where NumPy's are 0), nor gesvdj, which returns 0 for singular values below eps of the norm
-    that LAPACK returns exactly (docs/perf-notes.md, "rank_svd")."""
+    that LAPACK returns exactly (docs/perf-notes.md, "svd: which cuSOLVER routine")."""
     asked = []
 
     def record(a, full_matrices=True, compute_uv=True, algorithm=None, fn="linalg.svd"):
