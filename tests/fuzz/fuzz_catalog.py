@@ -15,7 +15,7 @@ import operator
 
 import numpy as np
 
-from fuzz_checks import (check_argsort, check_complex_power, check_complex_product, check_cond, check_eigh, check_eigvals,
+from fuzz_checks import (check_applied_function, check_argsort, check_complex_power, check_complex_product, check_cond, check_eigh, check_eigvals,
                          check_half_accumulation, check_half_in_float32, check_isin_assume_unique, check_large_int_moments, check_lstsq, check_nonfinite_spread, check_pad,
                          check_partition, check_polydiv, check_qr, check_scaled_by_zero, check_singular, check_slogdet, check_solve, check_sorted_values,
                          check_space_cast, check_svd, check_transform_nonfinite, check_unique_all, check_unique_inverse, check_unordered_values, check_unpackbits,
@@ -524,8 +524,8 @@ ROWS += [
     Row("vecmat", "a right", rtol=100, check=check_nonfinite_spread),
     Row("packbits", "a", kw={"axis": "axis", "bitorder": "bitorder"}, dtypes="bi"),
     Row("unpackbits", "uint8", kw={"axis": "axis", "count": "int", "bitorder": "bitorder"}, check=check_unpackbits),
-    Row("apply_along_axis", "a axis_int fn1d", order=(2, 1, 0), rtol=50),
-    Row("apply_over_axes", "a axes fn1d", order=(2, 0, 1), rtol=50),
+    Row("apply_along_axis", "a axis_int fn1d", order=(2, 1, 0), rtol=50, check=check_applied_function),
+    Row("apply_over_axes", "a axes fn1d", order=(2, 0, 1), rtol=50, check=check_applied_function),
     Row("copyto", "a b", inplace=True),
     Row("poly", "a1", rtol=1e3, check=check_complex_product),
     Row("roots", "a1", dtypes="if", rtol=1e4, edges=False, check=check_sorted_values),

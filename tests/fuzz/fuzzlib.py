@@ -416,6 +416,8 @@ def _host_value(spec):
         return spec.host()
     if isinstance(spec, Seq):
         return [_host_value(s) for s in spec.items]
+    if isinstance(spec, XpFn):  # (which function: a check may depend on it)
+        return spec
     return getattr(spec, "value", None)
 
 

@@ -192,13 +192,13 @@ def test_nanmedian_lists_numpys_middle_sum_overflow_only(dt):
         e = np.nanmedian(x, axis=-1)
     g = np.array([x[0, 0], 2.0], dt)
     assert not np.isfinite(e[0]) and np.isfinite(g[0])
-    assert fa._nanmedian_overflow(row, ([x], {"axis": -1}), _ok(e), _ok(g))
+    assert fa._wider_type_overflow(row, ([x], {"axis": -1}), _ok(e), _ok(g))
     beside = g.copy()
     beside[1] = 2.5  # a wrong value beside the listed one
-    assert not fa._nanmedian_overflow(row, ([x], {"axis": -1}), _ok(e), _ok(beside))
+    assert not fa._wider_type_overflow(row, ([x], {"axis": -1}), _ok(e), _ok(beside))
     wrong = g.copy()
     wrong[0] = x[0, 0] / 2  # finite, but not the median
-    assert not fa._nanmedian_overflow(row, ([x], {"axis": -1}), _ok(e), _ok(wrong))
+    assert not fa._wider_type_overflow(row, ([x], {"axis": -1}), _ok(e), _ok(wrong))
 
 
 @pytest.mark.parametrize("dt", [np.float32, np.float64])
@@ -246,3 +246,20 @@ def test_products_list_an_order_decided_by_a_run_out_of_range_only(key, kw, dt):
         beside[1, 3] *= 1.01  # a wrong value in a row whose factors stay in range
         assert not fa._product_order(row, ([x], kw), _ok(e), _ok(beside))
     assert not fa._product_order(row, ([x], kw), _ok(e), _ok(e))
+
+
+@pytest.mark.parametrize("key", ["add.reduce(a)", "sum(a)"])
+def test_sums_list_numpys_overflow_in_the_input_type_only(key):
+    """Fuzz seed 16 index 11: complex64 add.reduce of [3.4e38, 3.4e38, -3.4e38] (real parts) is
+    inf + 3.56j in NumPy (its running sum overflows), 3.4028235e38 + 3.56j in cuarray (the sum in
+    complex128, rounded once)."""
+    row = fc.BY_KEY[key]
+    big = float(np.finfo(np.float32).max)
+    x = np.array([big + 1.4631224j, big + 1.4954261j, -big + 0.6046377j], np.complex64)
+    with np.errstate(all="ignore"):
+        e = row.call(np, [x], {})
+    g = np.complex64(np.sum(x.astype(np.complex128)))
+    assert np.isinf(e.real) and np.isfinite(g)
+    assert fa._wider_type_overflow(row, ([x], {}), _ok(e), _ok(g))
+    assert not fa._wider_type_overflow(row, ([x], {}), _ok(e), _ok(np.complex64(1 + 3.5631862j)))
+    assert not fa._wider_type_overflow(row, ([x], {}), _ok(e), _ok(e))
