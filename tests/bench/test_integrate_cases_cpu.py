@@ -39,4 +39,4 @@ def test_full_size_host_is_na_and_cupy_is_na(case):
     with pytest.raises(cases.NotAvailable, match="SciPy on the host"):
         case.setups["numpy"](np, case.size, None)
     with pytest.raises(cases.NotAvailable):
-        C._integrate(types.SimpleNamespace(__name__="cupy"))
+        cases.scipy_module(types.SimpleNamespace(__name__="cupy"), "integrate")

@@ -12,23 +12,9 @@
 
 from __future__ import annotations
 
-import importlib
-
 import numpy
 
-from . import NotAvailable, register
-
-
-def _integrate(xp):
-    name = getattr(xp, "__name__", "")
-    if name == "numpy":
-        try:
-            return importlib.import_module("scipy.integrate")
-        except ImportError as exc:
-            raise NotAvailable("scipy: {}".format(exc)) from None
-    if name != "cuarray":
-        raise NotAvailable("no scipy.integrate.cumulative_simpson / tanhsinh / quad_vec for {}".format(name))
-    return importlib.import_module("cuarray.scipy.integrate")
+from . import NotAvailable, register, scipy_module
 
 
 def _host_too_slow(xp, n, limit, why):
@@ -46,7 +32,7 @@ csimp = register(
 @csimp.setup("cuarray", "numpy")
 def _(xp, n, param):
     _host_too_slow(xp, n, 10**7, "SciPy on the host: ~3.5 s a call at 1e8 (see the quick row)")
-    ig = _integrate(xp)
+    ig = scipy_module(xp, "integrate")
     y = xp.asarray(numpy.random.default_rng(71).standard_normal(n))
     return lambda: ig.cumulative_simpson(y, dx=0.5)
 
@@ -61,7 +47,7 @@ ths = register(
 @ths.setup("cuarray", "numpy")
 def _(xp, n, param):
     _host_too_slow(xp, n, 10**5, "SciPy on the host: ~15 s a call at 1e6 integrals (see the quick row)")
-    ig = _integrate(xp)
+    ig = scipy_module(xp, "integrate")
     c = xp.asarray(numpy.random.default_rng(72).uniform(0.5, 2.0, n))
 
     def f(x, c):
@@ -79,7 +65,7 @@ qv = register(
 
 @qv.setup("cuarray", "numpy")
 def _(xp, n, param):
-    ig = _integrate(xp)
+    ig = scipy_module(xp, "integrate")
     a = xp.asarray(numpy.linspace(1.0, 100.0, n))
 
     def f(x):

@@ -12,25 +12,9 @@ arrays only under SCIPY_ARRAY_API=1, set before SciPy is imported, which this pr
 
 from __future__ import annotations
 
-import importlib
-
 import numpy
 
-from . import NotAvailable, register
-
-
-def _module(xp, sub):
-    name = getattr(xp, "__name__", "")
-    if name == "numpy":
-        full = "scipy." + sub
-    elif name == "cuarray":
-        full = "cuarray.scipy." + sub
-    else:
-        raise NotAvailable("no scipy.{} for {}".format(sub, name))
-    try:
-        return importlib.import_module(full)
-    except ImportError as exc:
-        raise NotAvailable("{}: {}".format(full, exc)) from None
+from . import register, scipy_module
 
 
 def cubic(x, p):
@@ -46,7 +30,7 @@ find_root = register(
 
 @find_root.setup("cuarray", "numpy")
 def _(xp, n, param):
-    elementwise = _module(xp, "optimize.elementwise")
+    elementwise = scipy_module(xp, "optimize.elementwise")
     p = xp.asarray(numpy.random.default_rng(71).uniform(-10, 10, n))
     return lambda: elementwise.find_root(cubic, (-3., 3.), args=(p,))
 
@@ -72,6 +56,6 @@ def jacobian_problem(xp, m, seed=72):
 
 @jacobian.setup("cuarray", "numpy")
 def _(xp, m, param):
-    differentiate = _module(xp, "differentiate")
+    differentiate = scipy_module(xp, "differentiate")
     f, x, _a = jacobian_problem(xp, m)
     return lambda: differentiate.jacobian(f, x)

@@ -11,25 +11,18 @@ the host ("numpy" column).
 
 from __future__ import annotations
 
-import importlib
-
 import numpy
 
-from . import NotAvailable, register
+from . import NotAvailable, register, scipy_module
 
 D = 1000
 ITERATIONS = 10
 
 
 def _optimize(xp, n):
-    name = getattr(xp, "__name__", "")
-    if name == "numpy":
-        if n > 10**5:
-            raise NotAvailable("SciPy on the host: 8 GB of samples, seconds an iteration above 1e5 samples")
-        return importlib.import_module("scipy.optimize")
-    if name != "cuarray":
-        raise NotAvailable("no scipy.optimize.minimize for {}".format(name))
-    return importlib.import_module("cuarray.scipy.optimize")
+    if getattr(xp, "__name__", "") == "numpy" and n > 10**5:
+        raise NotAvailable("SciPy on the host: 8 GB of samples, seconds an iteration above 1e5 samples")
+    return scipy_module(xp, "optimize")
 
 
 def problem(xp, n, d=D, seed=71):
