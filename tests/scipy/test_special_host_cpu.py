@@ -377,6 +377,24 @@ def test_expi_against_its_series(lib, x):
     assert got == pytest.approx(want, rel=1e-15)
 
 
+@pytest.mark.parametrize("a", [3.0, 250.0, 325.0])
+def test_gammainc_underflows_where_scipy_does(lib, a):
+    """Away from x = a SciPy's prefactor x^a e^-x / Gamma(a) is 0 below e^-709.78, so P (Q) is 0
+    there, and gamma's logcdf (invgamma's logsf) -inf; ours gave subnormals of a few bits and
+    finite logs (log prefactors from -700 to -745, x < 0.6 a)."""
+    from scipy.optimize import brentq
+
+    def x_where_log_prefactor_is(t, lo, hi):
+        return brentq(lambda y: a * np.log(y) - y - special.gammaln(a) - t, lo, hi)
+
+    logs = np.linspace(-745.0, -700.0, 91)
+    for name, lo, hi in (("gammainc", 1e-300, 0.6 * a), ("gammaincc", 1.4 * a + 1, 1e6)):
+        arg = (np.full(logs.size, a), np.array([x_where_log_prefactor_is(t, lo, hi) for t in logs]))
+        got, want = _call(lib, name, np.float64, *arg), getattr(special, name)(*arg)
+        assert ((got == 0) == (want == 0)).all(), (name, arg[1][(got == 0) != (want == 0)])
+        np.testing.assert_allclose(got, want, rtol=1e-9, atol=0, err_msg=name)
+
+
 def test_ndtr_far_tail_uses_sqrt1_2_rounded_once(lib):
     """Phi(x) at x in (-37, -20) scales x by 1/sqrt 2: our constant was 1.0 / sqrt 2 rounded twice
     (an ulp low), an error the tail amplifies by ~x^2 (4e-13 relative against SciPy, and 2e-13 in

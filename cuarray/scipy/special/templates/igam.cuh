@@ -14,16 +14,23 @@
 #define CUARRAY_SPECIAL_IGAM_CUH
 namespace cuarray_special {
 
-// x^a e^-x / Gamma(a), without overflow where the result is representable.
+// x^a e^-x / Gamma(a), without overflow where the result is representable. Away from x = a
+// (|x - a| > 0.4 a) a prefactor below e^-709.78 (log DBL_MAX) is 0, as in SciPy's igam_fac: the
+// subnormals below it would give P and Q of a few bits, and logcdf/logsf finite where SciPy's
+// are -inf.
 CSF_FN double igam_fac(double a, double x) {
+  const double underflow = -709.782712893384;
   if (a >= 8.0) {
     // a (log(x/a) - (x - a)/a), by log1pmx only near x = a: (x - a)/a itself is exact there,
     // while 1 + t would lose x/a's low bits when x << a.
     const double t = (x - a) / a;
     const double e = fabs(t) < 0.5 ? a * log1pmx(t) : a * log(x / a) - (x - a);
+    const double l = e - stirling_corr(a) + 0.5 * log(a / (2.0 * k_pi));
+    if (fabs(t) > 0.4 && l < underflow) return 0.0;
     return sqrt(a / (2.0 * k_pi)) * exp(e - stirling_corr(a));
   }
   const double l = a * log(x) - x - lgamma(a);
+  if (fabs(x - a) > 0.4 * a && l < underflow) return 0.0;
   return exp(l);
 }
 
