@@ -641,7 +641,8 @@ class pareto_gen(rv_continuous):
         return b * x ** (-b - 1)
 
     def _cdf(self, x, b):
-        return 1 - x ** (-b)
+        # SciPy's 1 - x**-b cancels next to x = 1, where one ulp of pow is most of the value
+        return -expm1(-b * log(x))
 
     def _sf(self, x, b):
         return x ** (-b)
