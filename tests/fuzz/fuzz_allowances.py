@@ -201,7 +201,7 @@ def _sign_subnormal_modulus(row, inputs, ref, test):
     return bool((small & ours & numpys).all())
 
 
-# -- nanmedian-middle-sum-overflow, sum-overflow-order ----------------------------------------------
+# -- nanmedian-middle-sum-overflow, sum-overflow-order, product-overflow-order ------------------------------------------
 
 _WIDER = {"e": np.float64, "f": np.float64, "d": np.longdouble, "F": np.complex128, "D": np.clongdouble}
 
@@ -320,6 +320,7 @@ ALLOWANCES = (
     Allowance("i0-exp-overflow", ("i0",), _i0_overflow),
     Allowance("nanmedian-middle-sum-overflow", ("nanmedian",), _wider_type_overflow),
     Allowance("sum-overflow-order", ("sum", "nansum", "add.reduce"), _wider_type_overflow),
+    Allowance("product-overflow-order", ("prod", "nanprod", "multiply.reduce"), _wider_type_overflow),
     Allowance("sign-subnormal-modulus", ("sign",), _sign_subnormal_modulus),
     Allowance("power-stride0-exponent", ("power",), _power_materialized),
     Allowance("sinh-cosh-past-overflow", ("sinh", "cosh", "sin", "cos"), _sinh_cosh_overflow),

@@ -263,3 +263,24 @@ def test_sums_list_numpys_overflow_in_the_input_type_only(key):
     assert fa._wider_type_overflow(row, ([x], {}), _ok(e), _ok(g))
     assert not fa._wider_type_overflow(row, ([x], {}), _ok(e), _ok(np.complex64(1 + 3.5631862j)))
     assert not fa._wider_type_overflow(row, ([x], {}), _ok(e), _ok(e))
+
+
+@pytest.mark.parametrize("key", ["nanprod(a)", "prod(a)"])
+def test_products_list_numpys_overflow_in_the_input_type_only(key):
+    """Fuzz seed 16 index 37: float16 nanprod over the outer axis of 73.875 three times, then
+    -6.1e-5 twice, is inf in NumPy (a product along an outer axis is rounded to float16 at each step,
+    and overflows at the third factor), 1.502e-3 in cuarray (float32 partial products, rounded once)."""
+    row = fc.BY_KEY[key]
+    x = np.array([[73.875, 73.875, 73.875, -6.1035e-05, -6.1035e-05], [73.875, 2.0, -6.1035e-05, 1.0, 3.0]],
+                 np.float16).T.copy()  # a C-ordered (5, 2): NumPy steps along the outer axis
+    with np.errstate(all="ignore"):
+        e = row.call(np, [x], {"axis": 0})
+    g = np.prod(x.astype(np.float64), axis=0).astype(np.float16)
+    assert np.isinf(e[0]) and np.isfinite(g[0]) and e[1] == g[1]
+    assert fa._wider_type_overflow(row, ([x], {"axis": 0}), _ok(e), _ok(g))
+    beside = g.copy()
+    beside[1] *= 2  # a wrong value beside the listed one
+    assert not fa._wider_type_overflow(row, ([x], {"axis": 0}), _ok(e), _ok(beside))
+    wrong = g.copy()
+    wrong[0] *= 2  # finite, but not the product
+    assert not fa._wider_type_overflow(row, ([x], {"axis": 0}), _ok(e), _ok(wrong))
