@@ -120,8 +120,12 @@ class ufunc(object if _native is None else _native.UfuncCall):
     """
 
     def __init__(self, name, nin, nout, ops, *, identity=None, doc="", np_name=None, preamble="",
-                 np_ufunc=None, kernel_name=None):
+                 np_ufunc=None, kernel_name=None, reduce_finish=None):
         self.__name__ = name
+        # (array, axis, keepdims, initial, where, result) -> result, after `reduce`: what NumPy's
+        # one-by-one reduction gives that a parallel one cannot in one pass (complex maximum's
+        # first NaN, _math/extrema_nan.py)
+        self._reduce_finish = reduce_finish
         # its kernels' names: cuarray_<kernel_name>_<dtypes> (a variant of a ufunc, named as the
         # ufunc in messages, keeps kernels of its own name: power's 0.5 rule, _math/arithmetic.py)
         self._kernel_name = kernel_name or name
@@ -569,7 +573,10 @@ class ufunc(object if _native is None else _native.UfuncCall):
 
     def reduce(self, array, axis=0, dtype=None, out=None, keepdims=False, initial=_NOVALUE, where=True):
         """See `numpy.ufunc.reduce` (cuarray/_core/reduction_ops.py)."""
-        return ufunc_reduce(self, array, axis, dtype, out, keepdims, initial, where)
+        res = ufunc_reduce(self, array, axis, dtype, out, keepdims, initial, where)
+        if self._reduce_finish is not None:
+            res = self._reduce_finish(array, axis, keepdims, initial, where, res)
+        return res
 
     def accumulate(self, array, axis=0, dtype=None, out=None):
         """See `numpy.ufunc.accumulate` (cuarray/_core/scan.py)."""
@@ -618,9 +625,11 @@ def _set_shared_limit(n: int) -> int:
     return prev
 
 
-def create_ufunc(name, nin, nout, ops, *, identity=None, doc="", np_name=None, preamble="") -> ufunc:
+def create_ufunc(name, nin, nout, ops, *, identity=None, doc="", np_name=None, preamble="",
+                 reduce_finish=None) -> ufunc:
     """One table row -> one ufunc (see cuarray/_math/*.py)."""
     # The docstring's Examples section is a static string of ufunc_examples (no work at import).
     doc = (doc or "See `numpy.{}`.".format(np_name or name)) + _EXAMPLES.get(name, "")
-    uf = ufunc(name, nin, nout, ops, identity=identity, doc=doc, np_name=np_name, preamble=preamble)
+    uf = ufunc(name, nin, nout, ops, identity=identity, doc=doc, np_name=np_name, preamble=preamble,
+               reduce_finish=reduce_finish)
     return _registry.register_ufunc(uf)  # numpy.<name>(gpu arrays) runs it (numpy_protocol)

@@ -1,6 +1,6 @@
 """max/min of complex input holding several NaNs per slice: NumPy keeps the first NaN its iterator
 meets (the reduced axes by decreasing |stride|, each in its own direction); the parallel reduction
-keeps whichever it meets. order.py's second pass, run on the host: its module's copy with NumPy
+keeps whichever it meets. _math/extrema_nan.py's second pass, run on the host: its module's copy with NumPy
 stand-ins for the kernels, the reduction's NaN deliberately the last one in C order (a wrong NaN
 the pass must replace), against NumPy over layouts (transposes, reversed axes, F order), axes,
 keepdims, where= and initial=. The device: test_reductions_gpu.py."""
@@ -14,6 +14,7 @@ import pytest
 
 from cuarray._core import reduction_ops as _r
 from cuarray._creation import ranges
+from cuarray._math import extrema_nan
 from cuarray._statistics import order
 from cuarray.testing.fake_device import host_modules
 
@@ -45,7 +46,7 @@ def _last_nan_reduce(name, a, axis, dtype, out, keepdims, initial, where):
 @pytest.fixture(scope="module")
 def host_order():
     r = types.SimpleNamespace(reduce_fast=_last_nan_reduce, NOVALUE=_r.NOVALUE, normalize_axes=_r.normalize_axes)
-    return host_modules({ranges: {"arange": np.arange}, order: {
+    return host_modules({ranges: {"arange": np.arange}, order: {"_r": r}, extrema_nan: {
         "_r": r, "isnan": np.isnan, "argmax": np.argmax,
         "floor_divide": np.floor_divide, "remainder": np.remainder, "logical_and": np.logical_and,
         "broadcast_to": np.broadcast_to, "fill": lambda a, v: a.fill(v),
@@ -116,9 +117,9 @@ def test_fuzz_cases_and_where_initial_out(host_order):
 
 def test_nan_order():
     # decreasing |stride|, ties (a length-1 or broadcast axis) in C order
-    assert order.nan_order((8, -40, 16), (0, 1, 2)) == ([], [1, 2, 0])
-    assert order.nan_order((0, 8, 0), (0, 2)) == ([1], [0, 2])
-    assert order.nan_order((24, 8), (1,)) == ([0], [1])
+    assert extrema_nan.nan_order((8, -40, 16), (0, 1, 2)) == ([], [1, 2, 0])
+    assert extrema_nan.nan_order((0, 8, 0), (0, 2)) == ([1], [0, 2])
+    assert extrema_nan.nan_order((24, 8), (1,)) == ([0], [1])
 
 
 @pytest.mark.parametrize("axis", [None, 0, -1])
@@ -127,5 +128,5 @@ def test_zero_d_input_takes_numpys_axes(host_order, axis):
     check the axes again (an AxisError on the device, found by the fuzzer)."""
     a = np.array(complex(np.nan, 1.0), np.complex64)
     want = np.max(a, axis=axis)
-    got = host_order._first_nan(a, axis, False, _r.NOVALUE, True, np.asarray(want).copy())
+    got = host_order.first_nan(a, axis, False, _r.NOVALUE, True, np.asarray(want).copy())
     assert _same(got, want)

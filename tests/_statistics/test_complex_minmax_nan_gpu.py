@@ -1,9 +1,11 @@
-"""max/min/amax/amin/ptp of complex input holding several NaNs per slice, on the GPU: NumPy's
+"""max/min/amax/amin/ptp and maximum.reduce/minimum.reduce of complex input holding several NaNs per slice, on the GPU: NumPy's
 NaN (the first its iterator meets: the reduced axes by decreasing |stride|, each in its own
 direction), over layouts, axes, keepdims, where=/initial=/out= and sizes past one block; the
 fuzz cases of seed 11. The same pass on the host: test_complex_minmax_nan_cpu.py."""
 
 from __future__ import annotations
+
+import functools
 
 import numpy as np
 import pytest
@@ -45,9 +47,9 @@ def test_first_nan_over_layouts_and_axes(dt):
         axis = None if k == 0 else tuple(int(i) for i in sorted(rng.choice(nd, int(rng.integers(1, nd + 1)),
                                                                             replace=False)))
         keepdims = bool(rng.random() < 0.3)
-        for name in ("max", "min", "amax", "amin"):
-            want = getattr(np, name)(y, axis=axis, keepdims=keepdims)
-            got = getattr(cp, name)(gy, axis=axis, keepdims=keepdims).get()
+        for name in ("max", "min", "amax", "amin", "maximum.reduce", "minimum.reduce"):
+            want = functools.reduce(getattr, name.split("."), np)(y, axis=axis, keepdims=keepdims)
+            got = functools.reduce(getattr, name.split("."), cp)(gy, axis=axis, keepdims=keepdims).get()
             if not _same(got, want):
                 bad.append((name, y.shape, y.strides, axis, keepdims, got, want))
     assert not bad, "{} differ, first: {}".format(len(bad), bad[:3])
