@@ -193,3 +193,16 @@ def test_complex_divide_is_numpys_loop(ins):
     real = arithmetic.divide._resolve((f, f), None, "same_kind")
     assert "numpy_divide" not in arithmetic.divide._definition(real, (f, f), real.out_dtypes, False).source(
         "flat", 1, np.int32)[1]
+
+
+@pytest.mark.parametrize("dt", ["F", "D"])
+def test_complex_clip_is_numpys_loop_and_compiles(dt):
+    """Complex clip takes its own overload (ops.cuh: the lexicographic steps of NumPy's clip loop,
+    x kept where NaN), not minimum(maximum()) whose NaN-propagation made clip(1, nanj, False) 0+nanj
+    where NumPy's is 0 (fuzz seed 17 index 136; values: test_ufuncs_gpu.py)."""
+    c = np.dtype(dt)
+    loop = misc._clip._resolve((c, c, c), None, "same_kind")
+    d = misc._clip._definition(loop, (c, c, c), loop.out_dtypes, False)
+    _compile([d.source(layout, 1, np.int32)[1] for layout in ("flat", "vec")])
+    header = (pathlib.Path(core.__file__).parent / "templates" / "cuarray" / "ops.cuh").read_text()
+    assert "complex<T> clip(complex<T> x, complex<T> lo, complex<T> hi)" in header

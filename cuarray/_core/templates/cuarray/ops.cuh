@@ -326,7 +326,8 @@ __device__ __forceinline__ bool minimum(bool a, bool b) { return a && b; }
 __device__ __forceinline__ bool fmax(bool a, bool b) { return a || b; }
 __device__ __forceinline__ bool fmin(bool a, bool b) { return a && b; }
 
-// clip(x, lo, hi) = minimum(maximum(x, lo), hi): NaN anywhere propagates, as in NumPy.
+// clip(x, lo, hi) = minimum(maximum(x, lo), hi): NaN anywhere propagates, as in NumPy (real
+// types; complex clip below).
 template <typename T>
 __device__ __forceinline__ T clip(T x, T lo, T hi) { return minimum(maximum(x, lo), hi); }
 
@@ -431,6 +432,14 @@ __device__ __forceinline__ complex<T> minimum(complex<T> a, complex<T> b) {
   if (isnan_c(a)) return a;
   if (isnan_c(b)) return b;
   return less_equal(a, b) ? a : b;
+}
+// clip of complex is not minimum(maximum(...)): NumPy's clip loop steps with the plain
+// lexicographic comparisons and keeps the operand being clipped where it is NaN, so a NaN part of
+// a bound counts only where it is compared (clip(1+0j, nanj, 5) is 1+0j; maximum(1+0j, nanj) is nanj).
+template <typename T>
+__device__ __forceinline__ complex<T> clip(complex<T> x, complex<T> lo, complex<T> hi) {
+  const complex<T> y = (x > lo || isnan_c(x)) ? x : lo;
+  return (y < hi || isnan_c(y)) ? y : hi;
 }
 template <typename T>
 __device__ __forceinline__ complex<T> fmax(complex<T> a, complex<T> b) {
