@@ -143,6 +143,15 @@ CASES2 = [
     # and float16 nanprod whose running product overflows float16 in NumPy's order (listed:
     # product-overflow-order; cuarray's float32 partial products stay finite)
     ("nanprod(a)", 16, 37),
+    # the GPU run of seed 17: complex maximum.reduce/minimum.reduce kept the parallel reduction's NaN
+    # (the first-NaN pass of max/min was not on the ufunc method's path)
+    ("maximum.reduce(a)", 17, 40), ("minimum.reduce(a)", 17, 112),
+    # and complex clip as minimum(maximum()): a NaN part of a bound propagated where NumPy's clip
+    # compares the real parts only
+    ("clip(a s s)", 17, 136),
+    # and complex multiply.reduce with a factor of 1.8e308j: nan+nanj in the tree's order (listed:
+    # product-reduce-order)
+    ("multiply.reduce(a)", 17, 205),
     # the GPU run of seed 12 (NumPy 2.5.2, 200 000 calls): lstsq of float32/complex64 decomposed in
     # single precision with float32's eps as the cutoff, where NumPy's gelsd works in double with
     # eps(float64) * max(M, N): singular values 1e-7 to 1e-12 of the largest were cut (lower rank, no

@@ -284,3 +284,26 @@ def test_products_list_numpys_overflow_in_the_input_type_only(key):
     wrong = g.copy()
     wrong[0] *= 2  # finite, but not the product
     assert not fa._wider_type_overflow(row, ([x], {"axis": 0}), _ok(e), _ok(wrong))
+
+
+@pytest.mark.parametrize("key, kw", [("multiply.reduce(a)", {}), ("prod(a)", {"axis": 0}), ("nanprod(a)", {"axis": 0})])
+def test_product_reductions_list_class_changes_past_the_range_only(key, kw):
+    """Fuzz seed 17 index 205: complex128 multiply.reduce of [2.8e-309j, 3e8, 3.8e8,
+    -1.8e6+1.8e308j, 4.8e8-1j, -3.7e8, 2.6e8+3.9e7j] is 2.65e42+3.98e41j in NumPy's order and
+    nan+nanj in a tree that multiplies 1.8e308j by 4.8e8 first; the second column has no factor
+    past the range."""
+    row = fc.BY_KEY[key]
+    col = [2.781342323134e-309j, 3.01160228e+08, 3.81043676e+08, -1.76470473e+06 + 1.79769313e+308j,
+           4.81190477e+08 - 1.0j, -3.65925401e+08, 2.62552732e+08 + 3.93668992e+07j]
+    x = np.array([col, [1.5, 2.0, 0.5j, 3.0, 1.0, 2.0, 1.0]], np.complex128).T.copy()
+    e = row.call(np, [x], kw)
+    assert np.isfinite(e).all()
+    g = e.copy()
+    g[0] = complex(np.nan, np.nan)
+    assert fa._product_reduce_order(row, ([x], kw), _ok(e), _ok(g))
+    beside = g.copy()
+    beside[1] = complex(np.nan, np.nan)  # a class change with no factor past the range
+    assert not fa._product_reduce_order(row, ([x], kw), _ok(e), _ok(beside))
+    finite = e.copy()
+    finite[0] *= 2  # finite against finite: never listed
+    assert not fa._product_reduce_order(row, ([x], kw), _ok(e), _ok(finite))
