@@ -391,7 +391,8 @@ def lstsq(a, b, rcond=None):
     """See `numpy.linalg.lstsq`. Solved through the SVD (NumPy uses LAPACK's gelsd: same minimum-
     norm solution). The rank is read back to the host, as NumPy returns it as a number. float32 and
     complex64 input is decomposed in double precision, as NumPy's is (its default cutoff is float64's
-    eps times max(M, N)); the results keep the input's type.
+    eps times max(M, N), and float64's eps for an `rcond` outside (0, 1), as LAPACK's gelsd); the
+    results keep the input's type.
 
     Examples
     --------
@@ -421,6 +422,8 @@ def lstsq(a, b, rcond=None):
     rwide = real_char(wide)
     if rcond is None:
         rcond = numpy.finfo(numpy.float64).eps * max(n, m)
+    elif not 0 < rcond < 1:  # LAPACK's dlalsd cuts at eps there (rcond=0 is not "keep every value")
+        rcond = numpy.finfo(numpy.float64).eps
     kk = min(m, n)
     if kk == 0:
         x = zeros((n, k), dtype=char)

@@ -249,7 +249,8 @@ def _input_arrays(inputs):
 
 
 def check_nonfinite_spread(exp, got, row, inputs):
-    """Sum products and transforms (vdot, FFTs) of input holding inf or NaN: where an input's inf
+    """Sum products, transforms and pseudo-inverses (vdot, FFTs, pinv) of input holding inf or
+    NaN: where an input's inf
     and NaN land in each output depends on the algorithm's order of arithmetic, which NumPy does not
     define (vdot of conj(2.75-1.59j) and inf+0j: C99's product is inf+infj, OpenBLAS's zdotc gives
     nan+infj, cuBLAS nan+nanj; an ifft2 row pocketfft makes nan+0j, cuFFT nan+nanj; NumPy's
@@ -269,7 +270,7 @@ def check_nonfinite_spread(exp, got, row, inputs):
 
 
 def check_complex_product(exp, got, row, inputs):
-    """Products of complex values (prod, nanprod, cumprod, multiply.reduce): as
+    """Products of complex values (prod, nanprod, cumprod, multiply.reduce, the vecdot family): as
     check_nonfinite_spread, and also where finite input overflows: NumPy multiplies 1 * x0 * x1 ...
     in turn, the GPU in a tree, so the step that overflows differs and inf times a complex value
     puts NaN in different parts (nan+nanj in NumPy, -inf+infj on the GPU, for one nanprod of

@@ -152,6 +152,14 @@ CASES2 = [
     # and complex multiply.reduce with a factor of 1.8e308j: nan+nanj in the tree's order (listed:
     # product-reduce-order)
     ("multiply.reduce(a)", 17, 205),
+    # and lstsq(rcond=0): LAPACK's gelsd cuts at eps for an rcond outside (0, 1) (rank 2, no
+    # residuals), cuarray took 0 as no cut
+    ("linalg.lstsq(m rhs){rcond}", 17, 122),
+    # the GPU run of seed 18: complex64 nanmedian whose middle values overflow in NumPy's sum (listed:
+    # nanmedian-middle-sum-overflow, inf+nanj as in complex128), and vecdot of finite values whose
+    # product overflows (inf-infj in NumPy, nan+nanj in the device's complex product: which elements
+    # overflow must agree, check_complex_product)
+    ("nanmedian(a)", 18, 35), ("vecdot(a b)", 18, 90),
     # the GPU run of seed 12 (NumPy 2.5.2, 200 000 calls): lstsq of float32/complex64 decomposed in
     # single precision with float32's eps as the cutoff, where NumPy's gelsd works in double with
     # eps(float64) * max(M, N): singular values 1e-7 to 1e-12 of the largest were cut (lower rank, no

@@ -6,6 +6,7 @@ reports a listed difference as listed, not as a mismatch."""
 from __future__ import annotations
 
 import re
+import warnings
 import types
 
 import numpy as np
@@ -192,13 +193,13 @@ def test_nanmedian_lists_numpys_middle_sum_overflow_only(dt):
         e = np.nanmedian(x, axis=-1)
     g = np.array([x[0, 0], 2.0], dt)
     assert not np.isfinite(e[0]) and np.isfinite(g[0])
-    assert fa._wider_type_overflow(row, ([x], {"axis": -1}), _ok(e), _ok(g))
+    assert fa._nanmedian_paths(row, ([x], {"axis": -1}), _ok(e), _ok(g))
     beside = g.copy()
     beside[1] = 2.5  # a wrong value beside the listed one
-    assert not fa._wider_type_overflow(row, ([x], {"axis": -1}), _ok(e), _ok(beside))
+    assert not fa._nanmedian_paths(row, ([x], {"axis": -1}), _ok(e), _ok(beside))
     wrong = g.copy()
     wrong[0] = x[0, 0] / 2  # finite, but not the median
-    assert not fa._wider_type_overflow(row, ([x], {"axis": -1}), _ok(e), _ok(wrong))
+    assert not fa._nanmedian_paths(row, ([x], {"axis": -1}), _ok(e), _ok(wrong))
 
 
 @pytest.mark.parametrize("dt", [np.float32, np.float64])
@@ -307,3 +308,24 @@ def test_product_reductions_list_class_changes_past_the_range_only(key, kw):
     finite = e.copy()
     finite[0] *= 2  # finite against finite: never listed
     assert not fa._product_reduce_order(row, ([x], kw), _ok(e), _ok(finite))
+
+
+def test_nanmedian_lists_numpys_row_alone_where_its_masked_path_is_not_finite():
+    """Fuzz seed 18 index 35: complex64 nanmedian along a kept axis of [inf, nan-1j, inf] is nan+nanj
+    (NumPy's masked path), inf+nanj for the row alone and in cuarray; of [1e-38+3.4e38j, 3.4e38,
+    3.4e38+1e-38j] inf+nanj (the middle added to itself), 3.4e38 alone and in cuarray."""
+    row = fc.BY_KEY["nanmedian(a)"]
+    big = float(np.finfo(np.float32).max)
+    x = np.array([[np.inf, complex(np.nan, -1), np.inf], [1e-38 + big * 1j, big, big + 1e-38j], [1, 2, 3]],
+                 np.complex64).T.copy()
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        e = np.nanmedian(x, axis=0)
+    g = np.array([complex(np.inf, np.nan), big, 2], np.complex64)
+    assert not np.isfinite(e[:2]).any() and fa._nanmedian_paths(row, ([x], {"axis": 0}), _ok(e), _ok(g))
+    wrong = g.copy()
+    wrong[0] = complex(-np.inf, np.nan)  # non-finite, but neither path's
+    assert not fa._nanmedian_paths(row, ([x], {"axis": 0}), _ok(e), _ok(wrong))
+    beside = g.copy()
+    beside[2] = 2.5  # a wrong value beside the listed ones
+    assert not fa._nanmedian_paths(row, ([x], {"axis": 0}), _ok(e), _ok(beside))

@@ -486,6 +486,22 @@ def test_lstsq_single_precision_rank_and_residuals_as_numpy(request, dt):
     assert int(got[2]) == want[2] and got[1].shape == want[1].shape, (int(got[2]), want[2], a)
 
 
+@pytest.mark.parametrize("rcond", [0.0, -1.0, 1.0, 1.5, 0.3, 0.6, 1e-20, 1e-15])
+def test_lstsq_rcond_outside_zero_one_cuts_at_eps(rcond):
+    """LAPACK's gelsd (NumPy's lstsq) cuts at float64's eps where rcond <= 0 or >= 1: rcond=0 of a
+    matrix whose third singular value is 1e-17 of the first has rank 2 in NumPy, and cuarray took it
+    as no cut (rank 3, residuals of shape (1,): fuzz seed 17 index 122). Rows of a diagonal matrix,
+    whose singular values every SVD gets exactly."""
+    rng = np.random.default_rng(7)
+    a = np.zeros((4, 3))
+    a[[2, 0, 3], [0, 1, 2]] = [1.0, 0.5, 1e-17]
+    b = rng.standard_normal(4)
+    got, want = la.lstsq(cuarray.asarray(a), cuarray.asarray(b), rcond=rcond), np.linalg.lstsq(a, b, rcond=rcond)
+    assert int(got[2]) == want[2] and got[1].shape == want[1].shape, (rcond, int(got[2]), want[2])
+    if want[2] == 2:
+        np.testing.assert_allclose(_host(got[0]), want[0], rtol=1e-10)
+
+
 def test_det_past_the_range_as_numpys_sign_times_exp_logdet(request):
     """NumPy's det is sign * exp(logdet): complex64 matrices of 1e20 entries overflow to +-inf +-infj
     there (fuzz seed 12 index 298: cuarray's product of the pivots gave nan+nanj, inf * 0); an
