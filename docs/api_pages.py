@@ -36,7 +36,7 @@ NAMESPACES = [
     ("cuarray.exceptions", "cuarray.exceptions", "numpy.exceptions."),
     ("cuarray.sparse", "cuarray.sparse", "scipy.sparse on cuSPARSE."),
     ("cuarray.sparse.linalg", "cuarray.sparse.linalg", "scipy.sparse.linalg."),
-    ("cuarray.sparse.csgraph", "cuarray.sparse.csgraph", "scipy.sparse.csgraph: components, traversals, shortest paths, trees."),
+    ("cuarray.sparse.csgraph", "cuarray.sparse.csgraph", "scipy.sparse.csgraph: components, traversals, shortest paths, trees, flows, matchings."),
     ("cuarray.scipy.special", "cuarray.scipy.special", "scipy.special as ufuncs."),
     ("cuarray.scipy.linalg", "cuarray.scipy.linalg", "scipy.linalg."),
     ("cuarray.scipy.stats", "cuarray.scipy.stats", "scipy.stats."),

@@ -49,3 +49,14 @@ def test_mst_host_setup_is_scipys_call():
     assert set(case.setups) == {"cuarray", "numpy"}
     got = C.mst.setups["numpy"](np, 2 * 10**4, None)()  # (the harness passes the param, None here)
     assert got.shape == (C.ROWS, C.ROWS) and got.nnz > 0
+
+
+def test_maxflow_and_structural_rank_host_setups_are_scipys_calls():
+    for cid in ("csgraph-maxflow", "csgraph-structural-rank"):
+        (case,) = cases.select(ids=[cid])
+        assert set(case.setups) == {"cuarray", "numpy"} and case.size == 5 * 10**5
+    g = C._flow_graph(np, 5000)
+    assert g.shape == (1000, 1000) and g.dtype == np.int32
+    got = C.flow.setups["numpy"](np, 5000, None)()
+    assert got.flow_value == scg.maximum_flow(g, 0, 999).flow_value > 0
+    assert C.srank.setups["numpy"](np, 5000, None)() == scg.structural_rank(g) > 0

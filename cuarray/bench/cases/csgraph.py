@@ -75,3 +75,44 @@ def _(xp, n, param):
     g = _graph(xp, n)
     f = _csgraph(xp).minimum_spanning_tree
     return lambda: f(g)
+
+
+def _flow_graph(xp, edges):
+    """A random directed graph of edges // 5 vertices and `edges` int32 capacities 1-9 (duplicates
+    summed), CSR; the same graph for every library (a fixed seed)."""
+    import numpy
+    import scipy.sparse
+
+    n = max(2, edges // 5)
+    rng = numpy.random.default_rng(96)
+    row, col = rng.integers(0, n, edges, dtype=numpy.int32), rng.integers(0, n, edges, dtype=numpy.int32)
+    host = scipy.sparse.csr_array((rng.integers(1, 10, edges, dtype=numpy.int32), (row, col)), shape=(n, n))
+    if getattr(xp, "__name__", "") == "numpy":
+        return host
+    return xp.sparse.csr_array((xp.asarray(host.data), xp.asarray(host.indices), xp.asarray(host.indptr)),
+                               shape=(n, n))
+
+
+flow = register("csgraph-maxflow", group="sparse",
+                description="maximum_flow (dinic) from vertex 0 to the last, 1e5 vertices, 5e5 directed edges (int "
+                            "capacities 1-9); cuarray runs SciPy's on the host (graph copied there, flow back)",
+                size=5 * 10**5, quick=5 * 10**4)
+
+
+@flow.setup("cuarray", "numpy")
+def _(xp, n, param):
+    g = _flow_graph(xp, n)
+    f = _csgraph(xp).maximum_flow
+    return lambda: f(g, 0, g.shape[0] - 1, method="dinic")
+
+
+srank = register("csgraph-structural-rank", group="sparse",
+                 description="structural_rank, 1e5 x 1e5, 5e5 entries; cuarray runs SciPy's Hopcroft-Karp on the host",
+                 size=5 * 10**5, quick=5 * 10**4)
+
+
+@srank.setup("cuarray", "numpy")
+def _(xp, n, param):
+    g = _flow_graph(xp, n)
+    f = _csgraph(xp).structural_rank
+    return lambda: f(g)

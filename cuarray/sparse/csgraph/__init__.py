@@ -18,3 +18,12 @@ from ._dfs import depth_first_order as depth_first_order
 from ._dfs import depth_first_tree as depth_first_tree
 from ._mst import minimum_spanning_tree as minimum_spanning_tree
 from ._paths import construct_dist_matrix as construct_dist_matrix
+from ._masked import csgraph_masked_from_dense as csgraph_masked_from_dense
+from ._masked import csgraph_from_masked as csgraph_from_masked
+from ._masked import csgraph_to_masked as csgraph_to_masked
+from ._sequential import maximum_flow as maximum_flow
+from ._sequential import maximum_bipartite_matching as maximum_bipartite_matching
+from ._sequential import structural_rank as structural_rank
+from ._sequential import min_weight_full_bipartite_matching as min_weight_full_bipartite_matching
+from ._sequential import reverse_cuthill_mckee as reverse_cuthill_mckee
+from ._sequential import yen as yen
