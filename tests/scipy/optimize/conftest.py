@@ -37,7 +37,7 @@ def host_differentiate(host_scipy):
 
 
 MODULES = ["_result", "_differentiate", "_objective", "_linesearch", "_neldermead", "_newtoncg", "_trustregion",
-           "_trustexact", "_minimize", "_rosen", "_scalar"]
+           "_trustexact", "_minimize", "_root", "_rosen", "_scalar"]
 
 
 def host_standins(module):
@@ -45,7 +45,8 @@ def host_standins(module):
     import scipy.linalg
 
     return numpy_standins(module, "cuarray.scipy.optimize", {"max": np.max, "min": np.min, "cholesky": np.linalg.cholesky,
-                                                             "eigh": np.linalg.eigh,
+                                                             "eigh": np.linalg.eigh, "qr": np.linalg.qr,
+                                                             "solve": np.linalg.solve,
                                                              "solve_triangular": scipy.linalg.solve_triangular})
 
 
