@@ -90,6 +90,17 @@ def test_broyden_tridiagonal(host_optimize):
     np.testing.assert_array_equal(r.fun, broyden_tridiagonal(r.x))
 
 
+def test_bench_case(host_optimize):
+    # the root-hybr bench row's system and Jacobian (NumPy's), at a smaller n
+    from cuarray.bench.cases import optimize_root as C
+
+    f, jac, x0 = C.system(np, 80)
+    r = host_optimize.root(f, x0, method="hybr", jac=jac)
+    e = so.root(f, x0, method="hybr", jac=jac)
+    assert r.success and e.success
+    np.testing.assert_allclose(r.x, e.x, rtol=0, atol=1e-8)
+
+
 @pytest.mark.parametrize("opts", [{"maxfev": 7}, {"xtol": 1e-3}, {"factor": 0.5}, {"diag": [1.0, 3.0]},
                                   {"col_deriv": True}, {"eps": 1e-6}])
 def test_options_as_scipy(host_optimize, opts):
