@@ -27,21 +27,24 @@ from ..._math.sums import sum as sum_
 from ..._sorting.searching import where
 from ...linalg._decomp import qr
 from ...linalg._products import dot, outer, vdot
-from ...linalg._solve import solve
+from ...linalg._solve import inv, solve
 from ...linalg._util import LinAlgError
 from ._result import OptimizeResult
+from ._root_lm import lm_messages, root_lm
 
 __all__ = ["root", "ROOT_METHODS", "IMPLEMENTED"]
 
 ROOT_METHODS = ("hybr", "lm", "broyden1", "broyden2", "anderson", "linearmixing", "diagbroyden", "excitingmixing",
                 "krylov", "df-sane")
-IMPLEMENTED = ("hybr",)
-_HYBR_OPTIONS = ("col_deriv", "xtol", "maxfev", "band", "eps", "factor", "diag")
+IMPLEMENTED = ("hybr", "lm")
+_OPTIONS = {"hybr": ("col_deriv", "xtol", "maxfev", "band", "eps", "factor", "diag"),
+            "lm": ("col_deriv", "xtol", "ftol", "gtol", "maxiter", "eps", "factor", "diag")}
 
 
 def root(fun, x0, args=(), method="hybr", jac=None, tol=None, callback=None, options=None):
-    """See `scipy.optimize.root`. Method ``'hybr'`` (Powell's hybrid method on the device; see
-    docs/scipy-optimize.md); SciPy's other methods raise NotImplementedError. ``fun`` (and
+    """See `scipy.optimize.root`. Methods ``'hybr'`` (Powell's hybrid method) and ``'lm'``
+    (Levenberg-Marquardt) on the device (see docs/scipy-optimize.md); SciPy's other methods raise
+    NotImplementedError. ``fun`` (and
     ``jac``) take and return cuarray arrays; ``x``, ``fun``, ``fjac``, ``r`` and ``qtf`` come back
     on the device. ``nfev`` counts our calls of ``fun``: SciPy's counts two more (a call at ``x0``
     that checks the output's shape, and one at the end)."""
@@ -58,13 +61,14 @@ def root(fun, x0, args=(), method="hybr", jac=None, tol=None, callback=None, opt
             jac = None
     if tol is not None and meth in ("hybr", "lm"):
         options.setdefault("xtol", tol)
-    if meth == "hybr":
-        unknown = {k: v for k, v in options.items() if k not in _HYBR_OPTIONS}
+    if meth in IMPLEMENTED:
+        unknown = {k: v for k, v in options.items() if k not in _OPTIONS[meth]}
         if unknown:
             from scipy.optimize import OptimizeWarning  # optional dependency: SciPy's warning class  # noqa: PLC0415
 
             warnings.warn("Unknown solver options: " + ", ".join(map(str, unknown)), OptimizeWarning, stacklevel=2)
-        return _root_hybr(fun, x0, args, jac, **{k: v for k, v in options.items() if k in _HYBR_OPTIONS})
+        solver = _root_hybr if meth == "hybr" else _root_lm
+        return solver(fun, x0, args, jac, **{k: v for k, v in options.items() if k in _OPTIONS[meth]})
     if meth in ROOT_METHODS:
         raise NotImplementedError(f"root(method={method!r}) is not implemented in cuarray.scipy.optimize; "
                                   f"implemented methods: {', '.join(IMPLEMENTED)}")
@@ -249,6 +253,34 @@ def _root_hybr(fun, x0, args=(), jac=None, col_deriv=0, xtol=1.49012e-08, maxfev
             J = J + outer(f1 - fjp, d * d * p) / pn2
             jeval = False
     return _result(x, f, status, F, jac, njev, J, maxfev, xtol)
+
+
+def _root_lm(fun, x0, args=(), jac=None, col_deriv=0, xtol=1.49012e-08, ftol=1.49012e-08, gtol=0.0, maxiter=0,
+             eps=0.0, factor=100, diag=None):
+    x = as_parameter(x0, "scipy.optimize.root").reshape(-1)
+    x = x.astype(x.dtype if x.dtype.kind == "f" else numpy.float64)
+    n = len(x)
+    F = _Counted(fun, args, n)
+    maxfev = (200 if jac is None else 100) * (n + 1) if maxiter == 0 else maxiter
+    d = None if diag is None else as_parameter(diag, "scipy.optimize.root").reshape(-1).astype(x.dtype)
+
+    def jac_of(x):
+        J = as_array(jac(x, *args), "scipy.optimize.root")
+        return (J.T if col_deriv else J).reshape(n, n).astype(x.dtype)
+
+    x, f, status, njev, J = root_lm(F, x, None if jac is None else jac_of, n, col_deriv, xtol, ftol, gtol, maxfev,
+                                    eps, factor, d, _fd_jacobian)
+    res = OptimizeResult(x=x, message=lm_messages(status, ftol, xtol, gtol, maxfev), status=status,
+                         success=status in (1, 2, 3, 4), cov_x=None, fun=f, method="lm", nfev=F.nfev)
+    if jac is not None:
+        res["njev"] = njev
+    if J is not None and status in (1, 2, 3, 4):
+        # SciPy's cov_x: inv(J'J) of the last Jacobian, None where J'J is singular
+        try:
+            res["cov_x"] = inv(dot(J.T, J))
+        except LinAlgError:
+            pass
+    return res
 
 
 def _result(x, f, status, F, jac, njev, J, maxfev, xtol):

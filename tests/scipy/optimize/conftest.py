@@ -37,7 +37,7 @@ def host_differentiate(host_scipy):
 
 
 MODULES = ["_result", "_differentiate", "_objective", "_linesearch", "_neldermead", "_newtoncg", "_trustregion",
-           "_trustexact", "_minimize", "_root", "_rosen", "_scalar"]
+           "_trustexact", "_minimize", "_root_lm", "_root", "_rosen", "_scalar"]
 
 
 def host_standins(module):
@@ -46,7 +46,7 @@ def host_standins(module):
 
     return numpy_standins(module, "cuarray.scipy.optimize", {"max": np.max, "min": np.min, "cholesky": np.linalg.cholesky,
                                                              "eigh": np.linalg.eigh, "qr": np.linalg.qr,
-                                                             "solve": np.linalg.solve,
+                                                             "solve": np.linalg.solve, "inv": np.linalg.inv,
                                                              "solve_triangular": scipy.linalg.solve_triangular})
 
 

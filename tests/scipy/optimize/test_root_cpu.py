@@ -1,5 +1,5 @@
-"""root(method='hybr') (the real loop, NumPy standing in for the device routines) against SciPy's
-MINPACK hybrd/hybrj: SciPy's example, fresh random well-conditioned systems, the Broyden
+"""root(method='hybr') and root(method='lm') (the real loops, NumPy standing in for the device
+routines) against SciPy's MINPACK hybrd/hybrj and lmdif/lmder: SciPy's example, fresh random well-conditioned systems, the Broyden
 tridiagonal system of the bench, options, statuses and errors."""
 
 import inspect
@@ -29,7 +29,8 @@ def broyden_tridiagonal(x):
 
 def _counts_as_scipy(r, e):
     # the same MINPACK path: SciPy's nfev adds a shape-check call at x0 and one at the end
-    assert (r.status, r.success, r.message, r.method) == (e.status, e.success, e.message, e.method), (r, e)
+    assert (r.status, bool(r.success), r.message, r.method) == (e.status, bool(e.success), e.message, e.method), \
+        (r, e)
     assert r.nfev == e.nfev - 2, (r.nfev, e.nfev)
     assert r.get("njev") == e.get("njev")
 
@@ -56,8 +57,42 @@ def test_scipy_example(host_optimize, jac):
     np.testing.assert_allclose(r.qtf, r.fjac @ r.fun, atol=1e-15)
 
 
+@pytest.mark.parametrize("jac", [None, "callable"])
+def test_lm_scipy_example(host_optimize, jac):
+    j = _example_jac if jac else None
+    for x0 in ([0.0, 0.0], [2.0, -1.0]):  # from 0 without jac both stop at the same local minimum of |f|
+        r = host_optimize.root(_example, np.array(x0), method="lm", jac=j)
+        e = so.root(_example, x0, method="lm", jac=j)
+        _counts_as_scipy(r, e)
+        np.testing.assert_allclose(r.x, e.x, rtol=1e-12, atol=1e-15)
+        assert (r.cov_x is None) == (e.cov_x is None)
+        if e.cov_x is not None:
+            # forward-difference Jacobians agree to about sqrt(eps); the callable one to rounding
+            np.testing.assert_allclose(r.cov_x, e.cov_x, rtol=1e-6 if j is None else 1e-10)
+
+
+@pytest.mark.parametrize("opts", [{"maxiter": 5}, {"xtol": 1e-3}, {"ftol": 1e-4, "xtol": 1e-12}, {"gtol": 0.5},
+                                  {"factor": 0.5, "diag": [1.0, 3.0]}, {"col_deriv": True}, {"eps": 1e-6},
+                                  {"ftol": -1}])
+def test_lm_options_as_scipy(host_optimize, opts):
+    kw = {"jac": (lambda x: _example_jac(x).T) if opts.get("col_deriv") else _example_jac}
+    if "eps" in opts or "maxiter" in opts:
+        kw = {}
+    x0 = np.array([2.0, -1.0])
+    r = host_optimize.root(_example, x0, method="lm", options=dict(opts), **kw)
+    e = so.root(_example, x0, method="lm", options=dict(opts), **kw)
+    if opts.get("ftol") == -1:  # improper input: MINPACK returns at once (SciPy still counts two calls)
+        assert (r.status, r.success, r.message) == (e.status, e.success, e.message) == (0, False, e.message)
+        return
+    _counts_as_scipy(r, e)
+    # a stop in mid-path: forward-difference quotients (1/h ~ 1e8) carry the two factorizations'
+    # rounding into the step at about 1e-8; with a callable Jacobian the iterates agree to rounding
+    np.testing.assert_allclose(r.x, e.x, rtol=1e-7 if not kw else 1e-10)
+
+
+@pytest.mark.parametrize("method", ["hybr", "lm"])
 @pytest.mark.parametrize("n", [3, 12])
-def test_random_well_conditioned_system(host_optimize, n):
+def test_random_well_conditioned_system(host_optimize, n, method):
     # f = A x + 0.2 tanh(x) - b with A = I + 0.3 Q / sqrt(n): the Jacobian's singular values stay
     # within [0.4, 1.6], so the root is unique and |x - x*| <= |f| / 0.4
     rng = np.random.default_rng()
@@ -72,8 +107,8 @@ def test_random_well_conditioned_system(host_optimize, n):
         return a + np.diag(0.2 / np.cosh(x) ** 2)
 
     for j in (None, jac):
-        r = host_optimize.root(f, np.zeros(n), args=args, jac=j)
-        e = so.root(f, np.zeros(n), args=args, jac=j)
+        r = host_optimize.root(f, np.zeros(n), args=args, jac=j, method=method)
+        e = so.root(f, np.zeros(n), args=args, jac=j, method=method)
         assert r.success and e.success, (r, e)
         assert r.nfev == e.nfev - 2  # MINPACK's path (SciPy's two extra calls: shape check, end)
         assert np.linalg.norm(f(r.x, a, b)) < 1e-8
@@ -91,13 +126,14 @@ def test_broyden_tridiagonal(host_optimize):
     np.testing.assert_array_equal(r.fun, broyden_tridiagonal(r.x))
 
 
-def test_bench_case(host_optimize):
+@pytest.mark.parametrize("method", ["hybr", "lm"])
+def test_bench_case(host_optimize, method):
     # the root-hybr bench row's system and Jacobian (NumPy's), at a smaller n
     from cuarray.bench.cases import optimize_root as C
 
     f, jac, x0 = C.system(np, 80)
-    r = host_optimize.root(f, x0, method="hybr", jac=jac)
-    e = so.root(f, x0, method="hybr", jac=jac)
+    r = host_optimize.root(f, x0, method=method, jac=jac)
+    e = so.root(f, x0, method=method, jac=jac)
     assert r.success and e.success
     np.testing.assert_allclose(r.x, e.x, rtol=0, atol=1e-8)
 
@@ -126,8 +162,8 @@ def test_status_and_errors(host_optimize):
         host_optimize.root(_example, np.zeros(2), method="foo")
     with pytest.raises(ValueError, match="Unknown solver foo"):
         so.root(_example, [0, 0], method="foo")
-    for meth in ("lm", "krylov", "broyden1", "df-sane"):
-        with pytest.raises(NotImplementedError, match=f"method='{meth}'.*implemented methods: hybr"):
+    for meth in ("krylov", "broyden1", "df-sane", "anderson"):
+        with pytest.raises(NotImplementedError, match=f"method='{meth}'.*implemented methods: hybr, lm"):
             host_optimize.root(_example, np.zeros(2), method=meth)
     with pytest.raises(TypeError, match=r"mismatch between the input and output shape.*Shape should be \(2,\)"):
         host_optimize.root(lambda x: np.ones(3), np.zeros(2))
@@ -135,6 +171,8 @@ def test_status_and_errors(host_optimize):
         so.root(lambda x: np.ones(3), np.zeros(2))
     with pytest.warns(RuntimeWarning, match="Method hybr does not accept callback."):
         host_optimize.root(_example, np.zeros(2), callback=lambda x, f: None)
+    with pytest.warns(RuntimeWarning, match="Method lm does not accept callback."):
+        host_optimize.root(_example, np.zeros(2), method="lm", callback=lambda x, f: None)
     with pytest.warns(so.OptimizeWarning, match="Unknown solver options: bogus"):
         host_optimize.root(_example, np.zeros(2), options={"bogus": 1})
     with warnings.catch_warnings():
