@@ -18,13 +18,14 @@ import numpy
 from ..._core.host_input import as_array, as_parameter
 from ..._core.transfer import to_host
 from ..._creation.ranges import arange
-from ..._logic.content import isfinite
 from ..._logic.truth import all as all_
 from ..._manipulation.joining import stack
 from ..._math.extrema import maximum
 from ..._math.misc import absolute, sqrt
 from ..._math.sums import sum as sum_
 from ..._sorting.searching import where
+from ..._statistics.order import max as max_
+from ..._creation.matrices import eye
 from ...linalg._decomp import qr
 from ...linalg._products import dot, outer, vdot
 from ...linalg._solve import inv, solve
@@ -33,6 +34,8 @@ from ._result import OptimizeResult
 from ._root_lm import lm_messages, root_lm
 
 __all__ = ["root", "ROOT_METHODS", "IMPLEMENTED"]
+
+_EPSMCH = float(numpy.finfo(numpy.float64).eps)
 
 ROOT_METHODS = ("hybr", "lm", "broyden1", "broyden2", "anderson", "linearmixing", "diagbroyden", "excitingmixing",
                 "krylov", "df-sane")
@@ -138,19 +141,29 @@ def _fd_jacobian(F, x, f, epsfcn):
 def _dogleg(J, f, d, delta):
     """MINPACK's dogleg with J in place of its Q R: the Gauss-Newton point solves J x = f, the
     scaled gradient is J'f / d; returns the step -x (device) for the bound delta (host)."""
-    try:
-        xg = solve(J, f)
-        ok = bool(to_host(all_(isfinite(xg))))
-    except LinAlgError:
-        ok = False
     u = dot(J.T, f) / d  # the scaled gradient D^-1 J'f
     v = u / d
-    if ok:
-        vals = to_host(stack([vdot(d * xg, d * xg), vdot(u, u), vdot(dot(J, v), dot(J, v)), vdot(f, f)]))
+    jv_d = dot(J, v)
+    for shift in (False, True):
+        if shift:
+            # a singular J: MINPACK replaces a zero pivot of R by epsmch times the largest entry of
+            # its column (or epsmch), which gives a long Gauss-Newton step along the null space that
+            # the dogleg then cuts to the region; here the same with J + epsmch max|J| I
+            tau = float(to_host(max_(absolute(J)))) * _EPSMCH or _EPSMCH
+            J_solve = J + tau * eye(J.shape[0], dtype=J.dtype)
+        else:
+            J_solve = J
+        try:
+            xg = solve(J_solve, f)  # LU; a singular matrix raises (the factorization's info is read)
+        except LinAlgError:
+            xg = None
+        qn_d = vdot(d * xg, d * xg) if xg is not None else vdot(u, u) * numpy.nan
+        vals = to_host(stack([qn_d, vdot(u, u), vdot(jv_d, jv_d), vdot(f, f)]))
         qnorm, gnorm, jv, bnorm = (float(t) ** 0.5 for t in vals)  # the dogleg's read
-    else:  # a singular Jacobian: the Cauchy step along the scaled gradient
-        vals = to_host(stack([vdot(u, u), vdot(dot(J, v), dot(J, v)), vdot(f, f)]))
-        gnorm, jv, bnorm = (float(t) ** 0.5 for t in vals)
+        ok = xg is not None and numpy.isfinite(qnorm)
+        if ok:
+            break
+    if not ok:  # no Gauss-Newton point even so: the Cauchy step along the scaled gradient
         qnorm = numpy.inf
     if qnorm <= delta:
         return -xg

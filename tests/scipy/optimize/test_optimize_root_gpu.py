@@ -74,6 +74,19 @@ def test_bench_broyden_tridiagonal(method):
     assert np.abs(fh(r.x.get())).max() < 1e-6
 
 
+def test_hybr_singular_jacobian_at_start():
+    def f(x):
+        return cuarray.stack([x[0] ** 2 + x[1] - 1, x[1] - 0.5])
+
+    def jac(x):
+        return cuarray.stack([cuarray.stack([2 * x[0], cuarray.ones(())]),
+                              cuarray.stack([cuarray.zeros(()), cuarray.ones(())])])
+
+    r = co.root(f, cuarray.zeros(2), jac=jac)
+    assert r.status == 1, r
+    np.testing.assert_allclose(np.abs(r.x.get()), [0.5 ** 0.5, 0.5], rtol=1e-8)
+
+
 def test_errors_and_float32():
     with pytest.raises(ValueError, match="Unknown solver foo"):
         co.root(_example(cuarray), cuarray.zeros(2), method="foo")

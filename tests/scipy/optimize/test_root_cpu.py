@@ -151,6 +151,20 @@ def test_options_as_scipy(host_optimize, opts):
     np.testing.assert_allclose(r.x, e.x, rtol=1e-10)
 
 
+@pytest.mark.parametrize("use_jac", [False, True])
+def test_hybr_singular_jacobian_at_start(host_optimize, use_jac):
+    # J = [[2 x0, 1], [0, 1]] is singular at x0 = 0: MINPACK's zero-pivot rule gives a long step
+    # along the null space (the exact Jacobian reaches the root); differences leave x0 at 0 (status 5)
+    def f(x):
+        return np.array([x[0] ** 2 + x[1] - 1, x[1] - 0.5])
+
+    j = (lambda x: np.array([[2 * x[0], 1.0], [0.0, 1.0]])) if use_jac else None
+    r = host_optimize.root(f, np.zeros(2), jac=j)
+    e = so.root(f, np.zeros(2), jac=j)
+    _counts_as_scipy(r, e)
+    np.testing.assert_allclose(r.x, e.x, rtol=1e-10, atol=1e-14)
+
+
 def test_status_and_errors(host_optimize):
     r = host_optimize.root(_example, np.zeros(2), options={"factor": 0})
     e = so.root(_example, [0, 0], options={"factor": 0})
