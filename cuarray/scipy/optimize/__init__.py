@@ -16,3 +16,4 @@ from ._rosen import rosen_hess as rosen_hess
 from ._rosen import rosen_hess_prod as rosen_hess_prod
 from ._scalar import minimize_scalar as minimize_scalar
 from ._scalar import root_scalar as root_scalar
+from ._root import root as root

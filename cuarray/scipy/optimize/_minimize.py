@@ -26,10 +26,13 @@ from ._objective import FD_METHODS, Objective
 from ._neldermead import minimize_neldermead
 from ._newtoncg import minimize_newtoncg
 from ._result import Bounds, OptimizeResult
+from ._trustexact import exact_solve
+from ._trustregion import minimize_trust_region, steihaug_solve
 
 __all__ = ["minimize", "SUPPORTED"]
 
-SUPPORTED = ("BFGS", "CG", "Nelder-Mead", "Newton-CG")
+SUPPORTED = ("BFGS", "CG", "Nelder-Mead", "Newton-CG", "trust-ncg", "trust-exact")
+_TRUST = ("trust-ncg", "trust-exact")
 _epsilon = numpy.sqrt(numpy.finfo(float).eps)
 _MESSAGES = {"success": "Optimization terminated successfully.",
              "maxiter": "Maximum number of iterations has been exceeded.",
@@ -111,13 +114,13 @@ def minimize(fun, x0, args=(), method=None, jac=None, hess=None, hessp=None, bou
                       RuntimeWarning, stacklevel=2)
     if meth == "nelder-mead" and (callable(jac) or jac is True or (isinstance(jac, str) and bool(jac))):
         warnings.warn(f"Method {method} does not use gradient information (jac).", RuntimeWarning, stacklevel=2)
-    if meth in ("bfgs", "cg", "nelder-mead", "newton-cg") and constraints:
+    if meth in ("bfgs", "cg", "nelder-mead", "newton-cg") + _TRUST and constraints:
         warnings.warn(f"Method {method} cannot handle constraints.", RuntimeWarning, stacklevel=2)
-    if meth in ("bfgs", "cg", "newton-cg") and bounds is not None:
+    if meth in ("bfgs", "cg", "newton-cg") + _TRUST and bounds is not None:
         warnings.warn(f"Method {method} cannot handle bounds.", RuntimeWarning, stacklevel=2)
     if not (callable(jac) or jac is True or (jac in FD_METHODS and meth in ("bfgs", "cg"))):
         jac = None
-    if tol is not None and meth in ("bfgs", "cg"):
+    if tol is not None and meth in ("bfgs", "cg") + _TRUST:
         options.setdefault("gtol", tol)
     if tol is not None and meth == "newton-cg":
         options.setdefault("xtol", tol)
@@ -129,7 +132,7 @@ def minimize(fun, x0, args=(), method=None, jac=None, hess=None, hessp=None, bou
     if meth == "_custom":
         return method(fun, x0, args=args, jac=jac, hess=hess, hessp=hessp, bounds=bounds, constraints=constraints,
                       callback=callback, **options)
-    if meth not in ("bfgs", "cg", "nelder-mead", "newton-cg"):
+    if meth not in ("bfgs", "cg", "nelder-mead", "newton-cg") + _TRUST:
         if meth in _SCIPY_METHODS:
             raise ValueError(f"Method {method} is not available in cuarray.scipy.optimize.minimize yet; "
                              f"supported methods: {', '.join(SUPPORTED)} (or a callable)")
@@ -137,6 +140,8 @@ def minimize(fun, x0, args=(), method=None, jac=None, hess=None, hessp=None, bou
     if bounds is not None:
         bounds = _new_bounds(bounds, x0)
     callback = _wrap_callback(callback)
+    if meth in _TRUST:
+        return _trust(meth, fun, x0, args, jac, hess, hessp, callback, options)
     if meth == "nelder-mead":
         _check_unknown({k: v for k, v in options.items() if k not in _NM_OPTIONS})
         res = minimize_neldermead(fun, x0, args, callback, _halt, bounds=bounds, **options)
@@ -147,6 +152,37 @@ def minimize(fun, x0, args=(), method=None, jac=None, hess=None, hessp=None, bou
     else:
         solver = _minimize_bfgs if meth == "bfgs" else _minimize_cg
         res = solver(fun, x0, args, jac, callback, **options)
+    if getattr(callback, "stop_iteration", False):
+        res.success, res.status, res.message = False, 99, "`callback` raised `StopIteration`."
+    return res
+
+
+_TRUST_OPTIONS = ("initial_trust_radius", "max_trust_radius", "eta", "gtol", "maxiter", "disp", "return_all",
+                  "inexact", "workers", "subproblem_maxiter")
+
+
+def _trust(meth, fun, x0, args, jac, hess, hessp, callback, options):
+    """SciPy's `_minimize_trust_ncg` / `_minimize_trustregion_exact`: their checks, then the loop."""
+    if meth == "trust-ncg":
+        if jac is None:
+            raise ValueError("Jacobian is required for Newton-CG trust-region minimization")
+        if hess is None and hessp is None:
+            raise ValueError("Either the Hessian or the Hessian-vector product is required for Newton-CG "
+                             "trust-region minimization")
+        if not callable(hess) and not callable(hessp):
+            raise ValueError("hess={!r} (finite-difference or quasi-Newton Hessians) is not supported by cuarray's "
+                             "trust-ncg; give hess or hessp as a callable".format(hess))
+        subproblem = steihaug_solve
+    else:
+        if jac is None:
+            raise ValueError("Jacobian is required for trust region exact minimization.")
+        if not callable(hess):
+            raise ValueError("Hessian matrix is required for trust region exact minimization.")
+        hessp = None
+        subproblem = exact_solve
+    _check_unknown({k: v for k, v in options.items() if k not in _TRUST_OPTIONS})
+    options = {k: v for k, v in options.items() if k in _TRUST_OPTIONS}
+    res = minimize_trust_region(fun, x0, args, jac, hess, hessp, callback, _halt, subproblem, **options)
     if getattr(callback, "stop_iteration", False):
         res.success, res.status, res.message = False, 99, "`callback` raised `StopIteration`."
     return res

@@ -36,17 +36,30 @@ def host_differentiate(host_scipy):
     return host_scipy["differentiate"]
 
 
-MODULES = ["_result", "_differentiate", "_objective", "_linesearch", "_neldermead", "_newtoncg", "_minimize", "_rosen", "_scalar"]
+MODULES = ["_result", "_differentiate", "_objective", "_linesearch", "_neldermead", "_newtoncg", "_trustregion",
+           "_trustexact", "_minimize", "_root_lm", "_root", "_rosen", "_scalar"]
 
 
 def host_standins(module):
     """NumPy stand-ins of the cuarray routines `module` imports (`max_`/`min_` are NumPy's max/min)."""
-    return numpy_standins(module, "cuarray.scipy.optimize", {"max": np.max, "min": np.min})
+    import scipy.linalg
+
+    return numpy_standins(module, "cuarray.scipy.optimize", {"max": np.max, "min": np.min, "cholesky": np.linalg.cholesky,
+                                                             "eigh": np.linalg.eigh, "qr": np.linalg.qr,
+                                                             "solve": np.linalg.solve, "inv": np.linalg.inv,
+                                                             "solve_triangular": scipy.linalg.solve_triangular})
 
 
 @pytest.fixture(scope="session")
-def host_optimize():
+def host_optimize_copies():
+    """{module name: host copy} of cuarray.scipy.optimize's modules ("" for the package)."""
     from cuarray.scipy import optimize
 
     mods = [importlib.import_module("cuarray.scipy.optimize." + m) for m in MODULES]
-    return host_packages([optimize], {m: host_standins(m) for m in mods})[optimize]
+    copies = host_packages([optimize], {m: host_standins(m) for m in mods})
+    return {m.__name__.rpartition("optimize")[2].lstrip("."): c for m, c in copies.items()}
+
+
+@pytest.fixture(scope="session")
+def host_optimize(host_optimize_copies):
+    return host_optimize_copies[""]
