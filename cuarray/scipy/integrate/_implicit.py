@@ -36,9 +36,10 @@ def _not_built(what):
                                "dense device array or a callable returning one, or leave it None.")
 
 
-def validate_jac(solver, jac, sparsity, dtype):
-    """SciPy's `_validate_jac`: (the Jacobian's callable or None, the Jacobian at (t0, y0)) with
-    the Jacobian a dense device matrix of `dtype`; counts njev as SciPy does."""
+def validate_jac(solver, jac, sparsity, dtype, f0):
+    """SciPy's `_validate_jac`: (the Jacobian's callable (t, y, f) or None, the Jacobian at
+    (t0, y0), where f0 = fun(t0, y0)) with the Jacobian a dense device matrix of `dtype`; counts
+    njev as SciPy does."""
     n = solver.n
     if sparsity is not None:
         raise _not_built("`jac_sparsity`")
@@ -47,10 +48,10 @@ def validate_jac(solver, jac, sparsity, dtype):
             solver.njev += 1
             J, solver.jac_factor = num_jac(solver.fun_vectorized, t, y, f, solver.atol, solver.jac_factor)
             return J
-        return jac_wrapped, jac_wrapped(solver.t, solver.y, solver.f)
+        return jac_wrapped, jac_wrapped(solver.t, solver.y, f0)
     if callable(jac):
         J = jac(solver.t, solver.y)
-        solver.njev = 1
+        solver.njev += 1
         if _is_sparse(J):
             raise _not_built("a sparse `jac`")
         J = asarray(J, dtype=dtype)

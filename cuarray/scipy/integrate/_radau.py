@@ -129,7 +129,7 @@ class Radau(OdeSolver):
         self.newton_tol = max(10 * EPS / r, min(0.03, r ** 0.5))
         self.sol = None
         self.jac_factor = None
-        self.jac, self.J = validate_jac(self, jac, jac_sparsity, float)
+        self.jac, self.J = validate_jac(self, jac, jac_sparsity, float, self.f)
         self.I = identity(self.n)
         self.current_jac = True
         self.LU_real = None
