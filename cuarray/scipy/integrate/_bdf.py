@@ -80,8 +80,8 @@ def solve_bdf_system(fun, t_new, y_predict, c, psi, LU, scale, tol):
 class BDF(OdeSolver):
     """See `scipy.integrate.BDF`. The state, the differences, the Jacobian and its LU are device
     arrays (cuSOLVER's LU; complex `y0` as SciPy allows); `jac` is a device array or a callable
-    returning one, or None for forward differences on the device. A sparse `jac` and
-    `jac_sparsity` raise NotImplementedError. The host reads one small vector per Newton iteration
+    returning one, or None for forward differences on the device (grouped by `jac_sparsity`); a
+    sparse `jac` is expanded to a dense one. The host reads one small vector per Newton iteration
     and one number per trial step (plus one when the order may change)."""
 
     def __init__(self, fun, t0, y0, t_bound, max_step=numpy.inf, rtol=1e-3, atol=1e-6, jac=None, jac_sparsity=None,

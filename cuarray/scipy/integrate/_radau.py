@@ -107,8 +107,8 @@ def _maximum_abs(a, b):
 class Radau(OdeSolver):
     """See `scipy.integrate.Radau`. The state, the Jacobian and its LU factors are device arrays
     (cuSOLVER's LU); `jac` is a device array or a callable returning one, or None for forward
-    differences on the device. A sparse `jac` and `jac_sparsity` raise NotImplementedError. The
-    host reads one small vector per Newton iteration and one number per trial step."""
+    differences on the device (grouped by `jac_sparsity`); a sparse `jac` is expanded to a dense
+    one. The host reads one small vector per Newton iteration and one number per trial step."""
 
     def __init__(self, fun, t0, y0, t_bound, max_step=numpy.inf, rtol=1e-3, atol=1e-6, jac=None, jac_sparsity=None,
                  vectorized=False, first_step=None, **extraneous):

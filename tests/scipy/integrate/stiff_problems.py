@@ -41,7 +41,7 @@ def problems(xp):
 
     return {
         "robertson": (rob, rob_jac, [0, 1e5], [1.0, 0.0, 0.0], np.logspace(-3, 5, 9), None),
-        "vdp1000": (vdp, vdp_jac, [0, 1500], [2.0, 0.0], np.linspace(0, 1500, 7), None),
+        "vdp1000": (vdp, vdp_jac, [0, 1000], [2.0, 0.0], np.linspace(0, 1000, 6), None),
         "linear": (lin, lin_jac, [0, 3], list(y0), np.linspace(0, 3, 7),
                    lambda t: V @ (c[:, None] * np.exp(L[:, None] * np.asarray(t)[None, :]))),
     }, A

@@ -108,11 +108,6 @@ def test_bad_input(H, method):
                 mod.solve_ivp(fun, [0, 1], y0 + 1j, method=method)
         with pytest.warns(UserWarning, match="no effect"):
             mod.solve_ivp(fun, [0, 1], y0, method=method, min_step=1.0)
-    import scipy.sparse
-    with pytest.raises(NotImplementedError, match="jac_sparsity"):
-        H.solve_ivp(fun, [0, 1], y0, method=method, jac_sparsity=np.ones((3, 3)))
-    with pytest.raises(NotImplementedError, match="sparse `jac`"):
-        H.solve_ivp(fun, [0, 1], y0, method=method, jac=scipy.sparse.csc_array(A))
 
 
 def test_bdf_complex(H):
@@ -129,3 +124,57 @@ def test_bdf_complex(H):
         assert res.y.dtype == np.complex128
         close(res, ref)
         np.testing.assert_allclose(res.y, y0[:, None] * np.exp(lam[:, None] * t_eval), rtol=1e-4, atol=1e-5)
+
+
+def heat(n):
+    """The method-of-lines heat equation (tridiagonal Jacobian), vectorized."""
+    d2 = (n + 1) ** 2
+
+    def fun(t, y):
+        z = np.zeros((1,) + y.shape[1:])
+        p = np.concatenate([z, y, z])
+        return (p[:-2] - 2 * p[1:-1] + p[2:]) * d2 + np.sin(t)
+    J = (np.eye(n, k=-1) - 2 * np.eye(n) + np.eye(n, k=1)) * d2
+    return fun, J
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_jac_sparsity_and_sparse_jac(H, method):
+    """`jac_sparsity` groups the difference columns (a few groups for a tridiagonal structure, not
+    n shifted states) and a sparse `jac` is taken: both reach SciPy's solution (SciPy: splu)."""
+    import scipy.sparse
+    from scipy.optimize._numdiff import group_columns
+
+    n = 40
+    fun, J = heat(n)
+    y0 = np.random.default_rng().uniform(0, 1, n)
+    t_eval = np.linspace(0, 0.2, 5)
+    calls = []
+
+    def counted(t, y):
+        calls.append(y.shape)
+        return fun(t, y)
+    kw = dict(method=method, rtol=RTOL, atol=ATOL, t_eval=t_eval)
+    ref = si.solve_ivp(fun, [0, 0.2], y0, jac=J, **kw)
+    for jkw in (dict(jac_sparsity=scipy.sparse.csc_array(J != 0), vectorized=True),
+                dict(jac_sparsity=(J != 0), vectorized=True), dict(jac=scipy.sparse.csc_array(J)),
+                dict(jac=lambda t, y: scipy.sparse.csr_array(J))):
+        calls.clear()
+        res = H.solve_ivp(counted, [0, 0.2], y0, **kw, **jkw)
+        close(res, ref)
+        if "jac_sparsity" in jkw:
+            k = group_columns(J != 0).max() + 1  # SciPy's greedy grouping: 5 groups here
+            assert k < n // 4 and (n, k) in set(calls) and (n, n) not in set(calls), set(calls)
+        else:
+            assert all(c == (n,) for c in calls)
+
+
+def test_group_columns_is_scipys():
+    from scipy.optimize._numdiff import group_columns
+
+    from cuarray.scipy.integrate._implicit import group_columns as ours
+
+    rng = np.random.default_rng()
+    for n in (1, 7, 30):
+        a = rng.uniform(size=(n, n)) < 0.15
+        np.testing.assert_array_equal(ours(a), group_columns(a))

@@ -115,8 +115,32 @@ def test_bad_input(dev, method):
         ci.solve_ivp(fun, [0, 1], y0, method=method, jac=cuarray.eye(2))
     with pytest.raises(ValueError, match="`jac` is expected to have shape"):
         ci.solve_ivp(fun, [0, 1], y0, method=method, jac=lambda t, y: cuarray.eye(4))
-    with pytest.raises(NotImplementedError, match="jac_sparsity"):
-        ci.solve_ivp(fun, [0, 1], y0, method=method, jac_sparsity=np.ones((3, 3)))
     if method == "Radau":
         with pytest.raises(ValueError, match="complex"):
             ci.solve_ivp(fun, [0, 1], y0 + 1j, method=method)
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_jac_sparsity_and_sparse_jac(method):
+    """`jac_sparsity` (host array or cuarray sparse) groups the difference columns; a cuarray
+    sparse `jac` is expanded to a dense one: both reach SciPy's solution."""
+    from cuarray import sparse
+
+    n = 40
+    d2 = (n + 1) ** 2
+    J = (np.eye(n, k=-1) - 2 * np.eye(n) + np.eye(n, k=1)) * d2
+
+    def make(xp):
+        def fun(t, y):
+            z = xp.zeros((1,) + y.shape[1:])
+            p = xp.concatenate([z, y, z])
+            return (p[:-2] - 2 * p[1:-1] + p[2:]) * d2 + float(np.sin(t))
+        return fun
+    y0 = np.random.default_rng().uniform(0, 1, n)
+    kw = dict(method=method, rtol=RTOL, atol=ATOL, t_eval=np.linspace(0, 0.2, 5))
+    ref = si.solve_ivp(make(np), [0, 0.2], y0, jac=J, **kw)
+    Jd = cuarray.asarray(J)
+    for jkw in (dict(jac_sparsity=J != 0, vectorized=True), dict(jac_sparsity=sparse.csr_matrix(Jd)),
+                dict(jac=sparse.csr_matrix(Jd)), dict(jac=lambda t, y: sparse.csr_matrix(Jd))):
+        res = ci.solve_ivp(make(cuarray), [0, 0.2], cuarray.asarray(y0), **kw, **jkw)
+        close(res, ref)
