@@ -178,3 +178,18 @@ def test_group_columns_is_scipys():
     for n in (1, 7, 30):
         a = rng.uniform(size=(n, n)) < 0.15
         np.testing.assert_array_equal(ours(a), group_columns(a))
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_empty_zero_interval_and_step_bounds(H, method):
+    def f(t, y):
+        return -y
+    for t_span, y in (([0, 1], np.empty(0)), ([1, 1], np.ones(2))):
+        res = H.solve_ivp(f, t_span, y, method=method, dense_output=True)
+        ref = si.solve_ivp(f, t_span, y, method=method, dense_output=True)
+        assert (res.status, res.nfev, res.njev, res.nlu) == (ref.status, ref.nfev, ref.njev, ref.nlu)
+        assert np.shape(res.y) == np.shape(ref.y)
+    res = H.solve_ivp(f, [0, 1], np.ones(2), method=method, max_step=0.01, first_step=1e-3)
+    ref = si.solve_ivp(f, [0, 1], np.ones(2), method=method, max_step=0.01, first_step=1e-3)
+    assert np.diff(res.t).max() <= 0.01 and res.t[1] == 1e-3
+    np.testing.assert_allclose(res.y[:, -1], ref.y[:, -1], rtol=1e-6)
