@@ -16,7 +16,7 @@ from cuarray.bench.cases import integrate as C
 
 def test_registered():
     got = {c.id: c for c in cases.select(groups=["integrate"])}
-    assert set(got) == {"cumulative-simpson", "tanhsinh", "quad-vec", "ivp-lotka-volterra"}
+    assert set(got) == {"cumulative-simpson", "tanhsinh", "quad-vec", "ivp-lotka-volterra", "ivp-heat-bdf"}
     for case in got.values():
         assert set(case.setups) == {"cuarray", "numpy"}
 

@@ -15,6 +15,8 @@ from ._ivp_base import DenseOutput as DenseOutput
 from ._ivp_base import OdeSolution as OdeSolution
 from ._ivp_base import OdeSolver as OdeSolver
 from ._ivp_batched import solve_ivp_batched as solve_ivp_batched
+from ._bdf import BDF as BDF
+from ._radau import Radau as Radau
 from ._rk import DOP853 as DOP853
 from ._rk import RK23 as RK23
 from ._rk import RK45 as RK45

@@ -13,10 +13,12 @@ from ..._core.transfer import to_host
 from ..._manipulation.joining import hstack, vstack
 from ._ivp_base import EPS, OdeSolution, OdeSolver
 from .._rich_result import RichResult
+from ._bdf import BDF
+from ._radau import Radau
 from ._rk import DOP853, RK23, RK45
 
-METHODS = {"RK23": RK23, "RK45": RK45, "DOP853": DOP853}
-NOT_BUILT = ("Radau", "BDF", "LSODA")  # SciPy's implicit methods: not yet on the device
+METHODS = {"RK23": RK23, "RK45": RK45, "DOP853": DOP853, "Radau": Radau, "BDF": BDF}
+NOT_BUILT = ("LSODA",)  # not yet on the device
 
 MESSAGES = {0: "The solver successfully reached the end of the integration interval.",
             1: "A termination event occurred."}

@@ -4,15 +4,18 @@ step loop, controller and event handling run on the CPU against scipy.integrate.
 
 
 import numpy as np
+import scipy.linalg
 
 from cuarray.testing.fake_device import host_packages, numpy_standins
 
-MODULES = ("_ivp_base", "_rk", "_rk_tableaux", "_ivp", "_ivp_batched", "_dop853_coefficients")
+MODULES = ("_ivp_base", "_rk", "_rk_tableaux", "_ivp", "_ivp_batched", "_dop853_coefficients", "_implicit", "_radau", "_bdf")
 SPECIAL = {
     "as_array": lambda x, fn=None: np.asarray(x),
     "as_parameter": lambda x, fn=None: np.asarray(x),
     "as_literal_or_array": lambda x, fn=None: np.asarray(x),
     "to_host": np.asarray,
+    "lu_factor": scipy.linalg.lu_factor,
+    "lu_solve": scipy.linalg.lu_solve,
 }
 
 

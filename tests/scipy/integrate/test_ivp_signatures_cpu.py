@@ -8,7 +8,7 @@ import scipy.integrate as si
 
 from cuarray.scipy import integrate as ci
 
-ODE_NAMES = ["solve_ivp", "OdeSolver", "DenseOutput", "OdeSolution", "RK23", "RK45", "DOP853"]
+ODE_NAMES = ["solve_ivp", "OdeSolver", "DenseOutput", "OdeSolution", "RK23", "RK45", "DOP853", "Radau", "BDF"]
 
 
 @pytest.mark.parametrize("name", ODE_NAMES)

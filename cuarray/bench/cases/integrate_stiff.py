@@ -1,0 +1,66 @@
+"""scipy.integrate cases (group "integrate"), stiff ODEs: the implicit solvers.
+
+- ivp-heat-bdf: the method-of-lines heat equation u_t = u_xx on (0, 1) with zero boundary values,
+  n interior points (full: 2000; quick: 500), y0 = sin(pi x) plus a small random part, BDF from
+  t = 0 to 0.05 at rtol 1e-6, atol 1e-9, with the (tridiagonal) Jacobian given as a dense array:
+  cuarray's BDF (the differences, the Newton iteration and cuSOLVER's LU on the device, one host
+  read per Newton iteration and per step) against `scipy.integrate.solve_ivp` on the host with the
+  same dense Jacobian (LAPACK's LU). A sparse Jacobian (SciPy's splu) is not built on the device
+  yet, so both columns factor the dense matrix; the issue's n = 1e6 sparse row waits for it.
+  Timing "process": each callable times itself; cuarray's call ends with its host reads.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy
+
+from . import register, scipy_module
+
+T_SPAN = (0.0, 0.05)
+TOL = dict(rtol=1e-6, atol=1e-9)
+
+
+def heat_problem(n, seed=73):
+    """(y0, the Jacobian (n, n)) on the host: the second difference over n interior points."""
+    x = numpy.linspace(0.0, 1.0, n + 2)[1:-1]
+    y0 = numpy.sin(numpy.pi * x) + 0.01 * numpy.random.default_rng(seed).standard_normal(n)
+    dx2 = (1.0 / (n + 1)) ** 2
+    J = (numpy.diag(numpy.full(n - 1, 1.0), -1) - 2.0 * numpy.eye(n) + numpy.diag(numpy.full(n - 1, 1.0), 1)) / dx2
+    return y0, J
+
+
+def heat_rhs(xp, n):
+    """u_xx by the second difference, zero boundary values; whole-array operations only."""
+    inv_dx2 = float((n + 1) ** 2)
+
+    def f(t, y):
+        padded = xp.concatenate([y[:1] * 0.0, y, y[:1] * 0.0])
+        return (padded[:-2] - 2.0 * padded[1:-1] + padded[2:]) * inv_dx2
+
+    return f
+
+
+heat = register(
+    "ivp-heat-bdf", group="integrate",
+    description="solve_ivp BDF of the method-of-lines heat equation, n points, dense Jacobian",
+    size=2000, quick=500, timing="process",
+)
+
+
+@heat.setup("cuarray", "numpy")
+def _(xp, n, param):
+    integrate = scipy_module(xp, "integrate")
+    y0, J = heat_problem(n)
+    f, y, jac = heat_rhs(xp, n), xp.asarray(y0), xp.asarray(J)
+    if getattr(xp, "__name__", "") != "numpy":  # compiles the kernels outside the timing
+        y8, J8 = heat_problem(8)
+        integrate.solve_ivp(heat_rhs(xp, 8), T_SPAN, xp.asarray(y8), method="BDF", jac=xp.asarray(J8), **TOL)
+
+    def run():
+        start = time.perf_counter()
+        res = integrate.solve_ivp(f, T_SPAN, y, method="BDF", jac=jac, **TOL)
+        return {"time_s": time.perf_counter() - start, "success": float(res.success), "nlu": float(res.nlu)}
+
+    return run

@@ -1,0 +1,187 @@
+"""The implicit solvers' common part, after SciPy's `scipy.integrate._ivp.common.num_jac` and the
+solvers' `_validate_jac`: the Jacobian as a dense device matrix (from `jac` as a callable or an
+array, or by forward differences on the device with SciPy's adaptive increments, Salane's scheme
+as SciPy cites it, grouped by `jac_sparsity` as Curtis, Powell and Reid), its LU through
+`cuarray.scipy.linalg` (cuSOLVER getrf/getrs). A sparse `jac` is expanded to a dense matrix: no
+sparse LU yet (SciPy's `splu`)."""
+
+import numpy
+
+from ..._core.host_input import as_literal_or_array, as_parameter
+from ..._creation.from_data import asarray
+from ..._creation.matrices import eye
+from ..._indexing.inserting import take, take_along_axis
+from ..._logic.truth import any as any_
+from ..._math.complex import real
+from ..._math.extrema import maximum
+from ..._math.misc import abs as abs_
+from ..._sorting.searching import where
+from ..._sorting.searching_reduce import argmax
+from ..linalg._decomp_lu import lu_factor, lu_solve
+from ._ivp_base import EPS, read
+
+NUM_JAC_DIFF_REJECT = EPS ** 0.875
+NUM_JAC_DIFF_SMALL = EPS ** 0.75
+NUM_JAC_DIFF_BIG = EPS ** 0.25
+NUM_JAC_MIN_FACTOR = 1e3 * EPS
+NUM_JAC_FACTOR_INCREASE = 10
+NUM_JAC_FACTOR_DECREASE = 0.1
+
+
+def _is_sparse(a):
+    return hasattr(a, "tocsc") and hasattr(a, "toarray")
+
+
+def dense(J, dtype):
+    """A Jacobian as a dense device matrix: a cuarray sparse matrix is expanded on the device."""
+    return asarray(J.toarray() if _is_sparse(J) else J, dtype=dtype)
+
+
+def validate_jac(solver, jac, sparsity, dtype, f0):
+    """SciPy's `_validate_jac`: (the Jacobian's callable (t, y, f) or None, the Jacobian at
+    (t0, y0), where f0 = fun(t0, y0)) with the Jacobian a dense device matrix of `dtype`; counts
+    njev as SciPy does."""
+    n = solver.n
+    if jac is None:
+        if sparsity is not None:
+            structure = host_structure(sparsity)
+            sparsity = (as_parameter(structure, "scipy.integrate.solve_ivp"), group_columns(structure))
+
+        def jac_wrapped(t, y, f):
+            solver.njev += 1
+            J, solver.jac_factor = num_jac(solver.fun_vectorized, t, y, f, solver.atol, solver.jac_factor, sparsity)
+            return J
+        return jac_wrapped, jac_wrapped(solver.t, solver.y, f0)
+    if callable(jac):
+        J = jac(solver.t, solver.y)
+        solver.njev += 1
+        J = dense(J, dtype)
+
+        def jac_wrapped(t, y, _=None):
+            solver.njev += 1
+            return dense(jac(t, y), dtype)
+    else:
+        J = dense(jac, dtype) if _is_sparse(jac) else \
+            as_literal_or_array(jac, "scipy.integrate.solve_ivp").astype(dtype, copy=False)
+        jac_wrapped = None
+    if J.shape != (n, n):
+        raise ValueError(f"`jac` is expected to have shape {(n, n)}, but actually has {J.shape}.")
+    return jac_wrapped, J
+
+
+def lu(solver, A):
+    solver.nlu += 1
+    return lu_factor(A, overwrite_a=True, check_finite=False)
+
+
+def solve_lu(LU, b):
+    return lu_solve(LU, b, overwrite_b=True, check_finite=False)
+
+
+def identity(n, dtype=float):
+    return eye(n, dtype=dtype)
+
+
+def _max_column_entries(diff, f, f_new):
+    """Per column: the largest |diff| and SciPy's scale max(|f|, |f_new|) at its row."""
+    max_ind = argmax(abs_(diff), axis=0)
+    max_diff = take_along_axis(abs_(diff), max_ind[None, :], axis=0)[0]
+    scale = maximum(abs_(take(f, max_ind)), abs_(take_along_axis(f_new, max_ind[None, :], axis=0)[0]))
+    return max_diff, scale
+
+
+def group_columns(structure):
+    """Curtis, Powell and Reid's greedy grouping (as SciPy's `group_columns`, columns taken in the
+    order of `RandomState(0).permutation`): columns of one group share no row of the sparsity
+    structure, so one difference evaluates them all. Host work on the host structure."""
+    n = structure.shape[1]
+    order = numpy.random.RandomState(0).permutation(n)
+    B = structure[:, order].T != 0
+    groups = numpy.full(n, -1, dtype=numpy.intp)
+    current = 0
+    for i in range(n):
+        if groups[i] >= 0:
+            continue
+        groups[i] = current
+        union = B[i].copy()
+        for j in numpy.nonzero(groups < 0)[0]:
+            if not numpy.any(union & B[j]):
+                union |= B[j]
+                groups[j] = current
+        current += 1
+    out = numpy.empty(n, dtype=numpy.intp)
+    out[order] = groups
+    return out
+
+
+def host_structure(sparsity):
+    """`jac_sparsity` (a cuarray or SciPy sparse matrix, or a dense array) as a host bool array."""
+    if hasattr(sparsity, "toarray"):
+        sparsity = sparsity.toarray()
+    a = numpy.asarray(read(sparsity) if type(sparsity).__module__.startswith("cuarray") else sparsity) != 0
+    if a.ndim != 2:
+        raise ValueError("`A` must be 2-dimensional.")
+    return a
+
+
+def num_jac(fun, t, y, f, threshold, factor, sparsity=None):
+    """SciPy's `num_jac`: forward differences, each column's increment adapted as SciPy does, a
+    dense device Jacobian. Without `sparsity` one call of `fun` shifts every column; with it
+    ((host structure, host column groups)) one shift a group, the differences kept where the
+    structure has entries. The rare corrections (an increment that rounds to zero; columns whose
+    difference is too small, tried again with a larger increment) each cost one small host read
+    of a flag vector."""
+    n = y.shape[0]
+    if n == 0:
+        return as_parameter(numpy.empty((0, 0)), "scipy.integrate.solve_ivp"), factor
+    if sparsity is None:
+        structure, groups = None, numpy.arange(n)
+    else:
+        structure, groups = sparsity
+    groups_dev = as_parameter(groups, "scipy.integrate.solve_ivp")
+
+    def differences(h, group_ids):
+        """(f(y + h e_group) - f) for the groups `group_ids`, spread to the columns of each
+        group (and to the structure's entries), and the shifted f spread the same way."""
+        place = numpy.zeros(int(groups.max()) + 1, dtype=numpy.intp)
+        place[group_ids] = numpy.arange(group_ids.size)
+        cols = as_parameter(place[groups], "scipy.integrate.solve_ivp")
+        ids = as_parameter(group_ids, "scipy.integrate.solve_ivp")
+        shifts = where(groups_dev[:, None] == ids[None, :], h[:, None], 0.0)
+        f_shifted = fun(t, y[:, None] + shifts)
+        diff = take(f_shifted - f[:, None], cols, axis=1)
+        if structure is not None:
+            diff = where(structure, diff, 0.0)
+        return diff, take(f_shifted, cols, axis=1)
+
+    if factor is None:
+        factor = as_parameter(numpy.full(n, EPS ** 0.5), "scipy.integrate.solve_ivp")
+    f_sign = where(real(f) >= 0, 1.0, -1.0)
+    y_scale = f_sign * maximum(threshold, abs_(y))
+    h = (y + factor * y_scale) - y
+    while bool(read(any_(h == 0))):
+        factor = where(h == 0, factor * 10, factor)
+        h = (y + factor * y_scale) - y
+    diff, f_new = differences(h, numpy.unique(groups))
+    max_diff, scale = _max_column_entries(diff, f, f_new)
+    too_small = numpy.nonzero(read(max_diff < NUM_JAC_DIFF_REJECT * scale))[0]
+    if too_small.size:
+        mask = numpy.zeros(n, dtype=bool)
+        mask[too_small] = True
+        mask = as_parameter(mask, "scipy.integrate.solve_ivp")
+        new_factor = NUM_JAC_FACTOR_INCREASE * factor
+        h_new = where(mask, (y + new_factor * y_scale) - y, 0.0)
+        diff_new, f_new = differences(h_new, numpy.unique(groups[too_small]))
+        max_diff_new, scale_new = _max_column_entries(diff_new, f, f_new)
+        # only the retried columns may change, each where its new difference is relatively larger
+        update = mask & (max_diff * scale_new < max_diff_new * scale)
+        factor = where(update, new_factor, factor)
+        h = where(update, h_new, h)
+        diff = where(update[None, :], diff_new, diff)
+        scale = where(update, scale_new, scale)
+        max_diff = where(update, max_diff_new, max_diff)
+    diff = diff / h
+    factor = where(max_diff < NUM_JAC_DIFF_SMALL * scale, factor * NUM_JAC_FACTOR_INCREASE, factor)
+    factor = where(max_diff > NUM_JAC_DIFF_BIG * scale, factor * NUM_JAC_FACTOR_DECREASE, factor)
+    factor = maximum(factor, NUM_JAC_MIN_FACTOR)
+    return diff, factor

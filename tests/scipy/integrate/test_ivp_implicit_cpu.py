@@ -1,0 +1,195 @@
+"""cuarray.scipy.integrate's Radau and BDF (their real Newton iterations, controllers and dense
+output, NumPy standing in for the device routines and SciPy's LU for cuSOLVER's) against
+scipy.integrate's on stiff problems: the solutions at t_eval agree within what rtol allows (not step for step), the
+Jacobian may be a callable, an array or finite differences; bad input gets SciPy's exceptions."""
+
+import importlib.util
+import pathlib
+
+import numpy as np
+import pytest
+import scipy.integrate as si
+
+
+def _load(name):
+    spec = importlib.util.spec_from_file_location("integrate_" + name, pathlib.Path(__file__).parent / (name + ".py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+P, A = _load("stiff_problems").problems(np)
+RTOL, ATOL = 1e-6, 1e-9
+METHODS = ["Radau", "BDF"]
+
+
+@pytest.fixture(scope="module")
+def H():
+    return _load("_ivp_host").host_integrate()
+
+
+def close(res, ref, tol=1e3):
+    """Both solutions within `tol` times the local error allowance of each other: rounding (a
+    different LU, another order of sums) may change the steps, not the accuracy."""
+    assert res.status == ref.status == 0 and res.success
+    np.testing.assert_array_equal(res.t, ref.t)
+    np.testing.assert_allclose(res.y, ref.y, rtol=tol * RTOL, atol=tol * ATOL)
+
+
+@pytest.mark.parametrize("with_jac", [False, True])
+@pytest.mark.parametrize("name", list(P))
+@pytest.mark.parametrize("method", METHODS)
+def test_stiff_problems_match_scipy(H, method, name, with_jac):
+    fun, jac, t_span, y0, t_eval, exact = P[name]
+    kw = dict(method=method, rtol=RTOL, atol=ATOL, t_eval=t_eval, jac=jac if with_jac else None)
+    res = H.solve_ivp(fun, t_span, np.array(y0), **kw)
+    ref = si.solve_ivp(fun, t_span, np.array(y0), **kw)
+    close(res, ref)
+    assert res.njev >= 1 and res.nlu >= 2 and res.nfev > 0
+    if exact is not None:  # the global error: a few hundred steps of local errors below rtol
+        np.testing.assert_allclose(res.y, exact(t_eval), rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_constant_jac_dense_output_events_backward(H, method):
+    fun, _, t_span, y0, _, exact = P["linear"]
+    y0 = np.array(y0)
+
+    def event(t, y):
+        return y[0] - 0.5
+    event.terminal = True
+    for mod_kw in (dict(jac=A, dense_output=True, events=event), dict(jac=A, dense_output=True)):
+        res = H.solve_ivp(fun, t_span, y0, method=method, rtol=RTOL, atol=ATOL, **mod_kw)
+        ref = si.solve_ivp(fun, t_span, y0, method=method, rtol=RTOL, atol=ATOL, **mod_kw)
+        assert res.status == ref.status and res.njev == ref.njev == 0
+        tq = np.random.default_rng().uniform(0, min(res.t[-1], ref.t[-1]), 9)
+        np.testing.assert_allclose(res.sol(tq), exact(tq), rtol=1e-4, atol=1e-6)
+        np.testing.assert_allclose(res.sol(tq), ref.sol(tq), rtol=1e-4, atol=1e-6)
+        if "events" in mod_kw:
+            np.testing.assert_allclose(res.t_events[0], ref.t_events[0], rtol=1e-6)
+            np.testing.assert_allclose(res.y_events[0], ref.y_events[0], rtol=1e-5, atol=1e-8)
+    y3 = exact(np.array([3.0]))[:, 0]
+    back = H.solve_ivp(fun, [3, 0], y3, method=method, rtol=1e-8, atol=1e-10, jac=A, t_eval=[3.0, 2.9])
+    np.testing.assert_allclose(back.y, exact(np.array([3.0, 2.9])), rtol=1e-5, atol=1e-9)
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_solver_class_and_args(H, method):
+    fun, jac, t_span, y0, _, _ = P["robertson"]
+    ours = getattr(H, method)(fun, 0.0, np.array(y0), 1.0, rtol=RTOL, atol=ATOL, jac=jac)
+    theirs = getattr(si, method)(fun, 0.0, np.array(y0), 1.0, rtol=RTOL, atol=ATOL, jac=jac)
+    while ours.status == "running":
+        ours.step()
+    while theirs.status == "running":
+        theirs.step()
+    np.testing.assert_allclose(ours.y, theirs.y, rtol=1e3 * RTOL, atol=1e3 * ATOL)
+    assert type(ours.dense_output()).__name__ == method.capitalize() + "DenseOutput"
+    k = np.random.default_rng().uniform(1, 3)
+    res = H.solve_ivp(lambda t, y, k: -k * y, [0, 1], np.array([1.0, 2.0]), method=method, args=(k,),
+                      vectorized=True, atol=np.array([1e-9, 1e-9]), rtol=RTOL)
+    np.testing.assert_allclose(res.y[:, -1], np.array([1.0, 2.0]) * np.exp(-k), rtol=1e-4)
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_bad_input(H, method):
+    fun, _, _, y0, _, _ = P["linear"]
+    y0 = np.array(y0)
+    cases = [(dict(jac=np.eye(2)), ValueError, "`jac` is expected to have shape"),
+             (dict(jac=lambda t, y: np.eye(4)), ValueError, "`jac` is expected to have shape"),
+             (dict(first_step=-1.0), ValueError, "first_step"),
+             (dict(rtol=np.full(3, 1e-3)), ValueError, "truth value")]
+    for kw, exc, text in cases:
+        for mod in (H, si):
+            with pytest.raises(exc, match=text):
+                mod.solve_ivp(fun, [0, 1], y0, method=method, **kw)
+    for mod in (H, si):
+        if method == "Radau":
+            with pytest.raises(ValueError, match="complex"):
+                mod.solve_ivp(fun, [0, 1], y0 + 1j, method=method)
+        with pytest.warns(UserWarning, match="no effect"):
+            mod.solve_ivp(fun, [0, 1], y0, method=method, min_step=1.0)
+
+
+def test_bdf_complex(H):
+    """BDF takes complex y (Radau does not): a stiff complex linear system against its solution."""
+    lam = np.array([-1 + 10j, -1e3 + 1j, -5e3])
+    y0 = np.random.default_rng().normal(size=3) + 1j
+
+    def fun(t, y):
+        return lam * y if y.ndim == 1 else lam[:, None] * y
+    t_eval = np.linspace(0, 2, 5)
+    for jac in (None, np.diag(lam)):
+        res = H.solve_ivp(fun, [0, 2], y0, method="BDF", rtol=RTOL, atol=ATOL, t_eval=t_eval, jac=jac)
+        ref = si.solve_ivp(fun, [0, 2], y0, method="BDF", rtol=RTOL, atol=ATOL, t_eval=t_eval, jac=jac)
+        assert res.y.dtype == np.complex128
+        close(res, ref)
+        np.testing.assert_allclose(res.y, y0[:, None] * np.exp(lam[:, None] * t_eval), rtol=1e-4, atol=1e-5)
+
+
+def heat(n):
+    """The method-of-lines heat equation (tridiagonal Jacobian), vectorized."""
+    d2 = (n + 1) ** 2
+
+    def fun(t, y):
+        z = np.zeros((1,) + y.shape[1:])
+        p = np.concatenate([z, y, z])
+        return (p[:-2] - 2 * p[1:-1] + p[2:]) * d2 + np.sin(t)
+    J = (np.eye(n, k=-1) - 2 * np.eye(n) + np.eye(n, k=1)) * d2
+    return fun, J
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_jac_sparsity_and_sparse_jac(H, method):
+    """`jac_sparsity` groups the difference columns (a few groups for a tridiagonal structure, not
+    n shifted states) and a sparse `jac` is taken: both reach SciPy's solution (SciPy: splu)."""
+    import scipy.sparse
+    from scipy.optimize._numdiff import group_columns
+
+    n = 40
+    fun, J = heat(n)
+    y0 = np.random.default_rng().uniform(0, 1, n)
+    t_eval = np.linspace(0, 0.2, 5)
+    calls = []
+
+    def counted(t, y):
+        calls.append(y.shape)
+        return fun(t, y)
+    kw = dict(method=method, rtol=RTOL, atol=ATOL, t_eval=t_eval)
+    ref = si.solve_ivp(fun, [0, 0.2], y0, jac=J, **kw)
+    for jkw in (dict(jac_sparsity=scipy.sparse.csc_array(J != 0), vectorized=True),
+                dict(jac_sparsity=(J != 0), vectorized=True), dict(jac=scipy.sparse.csc_array(J)),
+                dict(jac=lambda t, y: scipy.sparse.csr_array(J))):
+        calls.clear()
+        res = H.solve_ivp(counted, [0, 0.2], y0, **kw, **jkw)
+        close(res, ref)
+        if "jac_sparsity" in jkw:
+            k = group_columns(J != 0).max() + 1  # SciPy's greedy grouping: 5 groups here
+            assert k < n // 4 and (n, k) in set(calls) and (n, n) not in set(calls), set(calls)
+        else:
+            assert all(c == (n,) for c in calls)
+
+
+def test_group_columns_is_scipys():
+    from scipy.optimize._numdiff import group_columns
+
+    from cuarray.scipy.integrate._implicit import group_columns as ours
+
+    rng = np.random.default_rng()
+    for n in (1, 7, 30):
+        a = rng.uniform(size=(n, n)) < 0.15
+        np.testing.assert_array_equal(ours(a), group_columns(a))
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_empty_zero_interval_and_step_bounds(H, method):
+    def f(t, y):
+        return -y
+    for t_span, y in (([0, 1], np.empty(0)), ([1, 1], np.ones(2))):
+        res = H.solve_ivp(f, t_span, y, method=method, dense_output=True)
+        ref = si.solve_ivp(f, t_span, y, method=method, dense_output=True)
+        assert (res.status, res.nfev, res.njev, res.nlu) == (ref.status, ref.nfev, ref.njev, ref.nlu)
+        assert np.shape(res.y) == np.shape(ref.y)
+    res = H.solve_ivp(f, [0, 1], np.ones(2), method=method, max_step=0.01, first_step=1e-3)
+    ref = si.solve_ivp(f, [0, 1], np.ones(2), method=method, max_step=0.01, first_step=1e-3)
+    assert np.diff(res.t).max() <= 0.01 * (1 + 1e-12) and res.t[1] == 1e-3  # (differences of sums of steps)
+    np.testing.assert_allclose(res.y[:, -1], ref.y[:, -1], rtol=1e-6)
