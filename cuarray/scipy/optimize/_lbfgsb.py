@@ -102,7 +102,7 @@ class _Memory:
             self.s.pop(0)
             self.y.pop(0)
             self.ss, self.sy = ss[1:, 1:], sy[1:, 1:]
-        self.theta = host[-1] / host[-2]  # y.y / s.y
+        self.theta = float(host[-1] / host[-2])  # y.y / s.y (a Python float keeps float32 data float32)
 
     def compact(self, dtype):
         """W = [Y, theta S] (n x 2k) on the device and M (2k x 2k), the compact form
