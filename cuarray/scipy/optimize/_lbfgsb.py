@@ -258,7 +258,13 @@ def minimize_lbfgsb(fun, x0, args, jac, bounds, callback, halt, maxcor=10, ftol=
     status = 0 if key in ("pg", "f") else (1 if key in ("maxiter", "maxfun") else 2)
     return OptimizeResult(fun=f, jac=g, nfev=obj.nfev, njev=obj.ngev, nit=nit, status=status,
                           message=_MSG[key], x=x, success=(status == 0),
-                          hess_inv=LbfgsInvHessProduct(mem.s, mem.y, n, dtype))
+                          hess_inv=LbfgsInvHessProduct(*_pairs(mem, n, dtype)))
+
+
+def _pairs(mem, n, dtype):
+    if not mem.s:
+        return zeros((0, n), dtype=dtype), zeros((0, n), dtype=dtype)
+    return stack(mem.s), stack(mem.y)
 
 
 def _line_search(obj, x, d, g, f0, gd0, dnorm, stpmx, lo, hi, mem, first, maxls):
@@ -293,30 +299,32 @@ def _line_search(obj, x, d, g, f0, gd0, dnorm, stpmx, lo, hi, mem, first, maxls)
 
 
 class LbfgsInvHessProduct(LinearOperator):
-    """See `scipy.optimize.LbfgsInvHessProduct`: the L-BFGS inverse Hessian as an operator; its
-    pairs are device vectors and its products run on the device (SciPy's two-loop recursion)."""
+    """See `scipy.optimize.LbfgsInvHessProduct`. `sk` and `yk` are device arrays (n_corrs, n); the
+    products and `todense` run on the device (SciPy's two-loop recursion)."""
 
-    def __init__(self, sk, yk, n=None, dtype=numpy.float64):
-        self.sk, self.yk = list(sk), list(yk)
-        n = len(self.sk[0]) if n is None else n
-        self.n_corrs = len(self.sk)
-        self.rho = [1.0 / vdot(s, y) for s, y in zip(self.sk, self.yk)]
-        super().__init__(numpy.dtype(dtype), (n, n))
-
-    def _matvec(self, x):
-        q = x.reshape(-1).astype(self.dtype)
-        alpha = [None] * self.n_corrs
-        for i in range(self.n_corrs - 1, -1, -1):
-            alpha[i] = self.rho[i] * vdot(self.sk[i], q)
-            q = q - alpha[i] * self.yk[i]
-        r = q
-        for i in range(self.n_corrs):
-            beta = self.rho[i] * vdot(self.yk[i], r)
-            r = r + self.sk[i] * (alpha[i] - beta)
-        return r
+    def __init__(self, sk, yk):
+        if sk.shape != yk.shape or sk.ndim != 2:
+            raise ValueError("sk and yk must have matching shape, (n_corrs, n)")
+        n_corrs, n = sk.shape
+        super().__init__(sk.dtype, (n, n))
+        self.sk, self.yk, self.n_corrs = sk, yk, n_corrs
+        self.rho = 1 / sum_(sk * yk, axis=1)
 
     def _matmat(self, X):
-        return stack([self._matvec(X[:, j]) for j in range(X.shape[1])], axis=1)
+        # the two loops on a block of columns: alpha_i and beta are rows, one per column of X
+        q = X.astype(self.dtype)
+        alpha = [None] * self.n_corrs
+        for i in range(self.n_corrs - 1, -1, -1):
+            alpha[i] = self.rho[i] * dot(self.sk[i], q)
+            q = q - self.yk[i][:, None] * alpha[i][None, :]
+        r = q
+        for i in range(self.n_corrs):
+            beta = self.rho[i] * dot(self.yk[i], r)
+            r = r + self.sk[i][:, None] * (alpha[i] - beta)[None, :]
+        return r
+
+    def _matvec(self, x):
+        return self._matmat(x.reshape(-1, 1)).reshape(-1)
 
     def _adjoint(self):
         return self  # symmetric

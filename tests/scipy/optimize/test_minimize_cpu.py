@@ -204,7 +204,7 @@ def test_signatures_match_scipy():
     import cuarray.scipy.optimize as ours
 
     for name in ("minimize", "approx_fprime", "check_grad", "rosen", "rosen_der", "rosen_hess", "rosen_hess_prod",
-                 "Bounds", "LinearConstraint", "NonlinearConstraint"):
+                 "Bounds", "LinearConstraint", "NonlinearConstraint", "LbfgsInvHessProduct"):
         if not hasattr(so, name):
             continue
         a, b = inspect.signature(getattr(ours, name)), inspect.signature(getattr(so, name))
