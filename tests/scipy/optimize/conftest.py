@@ -36,14 +36,14 @@ def host_differentiate(host_scipy):
     return host_scipy["differentiate"]
 
 
-MODULES = ["_result", "_differentiate", "_objective", "_linesearch", "_neldermead", "_newtoncg", "_lbfgsb", "_minimize", "_rosen", "_scalar"]
+MODULES = ["_result", "_differentiate", "_objective", "_linesearch", "_neldermead", "_newtoncg", "_lbfgsb", "_nnls", "_minimize", "_rosen", "_scalar"]
 
 
 def host_standins(module):
     """NumPy stand-ins of the cuarray routines `module` imports (`max_`/`min_` are NumPy's max/min)."""
     from scipy.sparse.linalg import LinearOperator
 
-    return numpy_standins(module, "cuarray.scipy.optimize", {"max": np.max, "min": np.min, "solve": np.linalg.solve,
+    return numpy_standins(module, "cuarray.scipy.optimize", {"max": np.max, "min": np.min, "solve": np.linalg.solve, "norm": np.linalg.norm,
                                                               "LinearOperator": LinearOperator})
 
 
