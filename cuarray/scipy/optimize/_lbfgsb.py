@@ -210,7 +210,7 @@ def minimize_lbfgsb(fun, x0, args, jac, bounds, callback, halt, maxcor=10, ftol=
     lo = as_parameter(lo_h.astype(dtype), "scipy.optimize.minimize")
     hi = as_parameter(hi_h.astype(dtype), "scipy.optimize.minimize")
     x = clip(x0.astype(dtype), lo, hi)
-    obj = Objective(fun, jac, args, eps, finite_diff_rel_step)
+    obj = Objective(fun, jac, args, eps, finite_diff_rel_step, (lo, hi) if constrained else None)
     f_d, g = obj.fun(x), obj.grad(x)
     # the first read: f(x0) and the projected gradient's norm
     f, pgn = (float(v) for v in to_host(stack([f_d.astype(g.dtype), max_(absolute(_proj_grad(x, g, lo, hi)))])))

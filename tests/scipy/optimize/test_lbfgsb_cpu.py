@@ -183,3 +183,20 @@ def test_bounds_input_and_errors(host_optimize):
           options={"maxiter": 1})
     # accepted and without effect, as the output options of SciPy's
     m(host_optimize.rosen, X0, method="L-BFGS-B", options={"maxiter": 1, "iprint": 0, "disp": False})
+
+
+@pytest.mark.parametrize("jac", [None, "2-point", "3-point"])
+def test_finite_differences_stay_inside_the_bounds(host_optimize, jac):
+    # sqrt and log are undefined below 0: SciPy moves the difference steps inside the box
+    def f(x):
+        if np.any(x < 0) or np.any(x > 10):
+            raise AssertionError("evaluated outside the bounds: {}".format(x))
+        return np.sum(np.sqrt(x) - 0.3 * x) + np.sum((x - 4) ** 2) * 0.01
+
+    x0 = np.array([0.0, 1.0, 10.0, 0.5])  # on both bounds: forward steps must turn back
+    b = [(0, 10)] * 4
+    r = host_optimize.minimize(f, x0, method="L-BFGS-B", jac=jac, bounds=b)
+    ref = so.minimize(f, x0, method="L-BFGS-B", jac=jac, bounds=b)
+    assert r.success and ref.success
+    np.testing.assert_allclose(r.x, ref.x, rtol=1e-6, atol=1e-6)
+    assert r.nfev == ref.nfev

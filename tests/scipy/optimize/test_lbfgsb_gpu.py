@@ -98,6 +98,21 @@ def test_logistic_regression(bounded):
     _check(r, ref, x_atol=5e-5, nit_slack=max(5, ref.nit // 4))
 
 
+@pytest.mark.parametrize("jac", [None, "3-point"])
+def test_finite_differences_stay_inside_the_bounds(jac):
+    def f(x):
+        assert not bool(cuarray.any((x < 0) | (x > 10))), "evaluated outside the bounds"
+        return cuarray.sum(cuarray.sqrt(x) - 0.3 * x) + cuarray.sum((x - 4) ** 2) * 0.01
+
+    def f_ref(x):
+        return np.sum(np.sqrt(x) - 0.3 * x) + np.sum((x - 4) ** 2) * 0.01
+
+    x0 = np.array([0.0, 1.0, 10.0, 0.5])
+    r = co.minimize(f, cuarray.asarray(x0), method="L-BFGS-B", jac=jac, bounds=[(0, 10)] * 4)
+    ref = so.minimize(f_ref, x0, method="L-BFGS-B", jac=jac, bounds=[(0, 10)] * 4)
+    _check(r, ref, x_atol=1e-5, nit_slack=5)
+
+
 def test_limits_callback_float32_and_hess_inv():
     x0 = cuarray.asarray(X0)
     r = co.minimize(co.rosen, x0, method="L-BFGS-B", jac=co.rosen_der, options={"maxiter": 4})
