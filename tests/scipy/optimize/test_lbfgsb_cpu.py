@@ -200,3 +200,16 @@ def test_finite_differences_stay_inside_the_bounds(host_optimize, jac):
     assert r.success and ref.success
     np.testing.assert_allclose(r.x, ref.x, rtol=1e-6, atol=1e-6)
     assert r.nfev == ref.nfev
+
+
+def test_wrong_gradient_is_abnormal(host_optimize):
+    # an ascent "gradient": every line search fails, with no memory to drop, as in SciPy
+    def f(x):
+        return np.sum((x - 3.0) ** 2)
+
+    def g(x):
+        return -2 * (x - 3.0) + 0.1
+
+    r = host_optimize.minimize(f, np.zeros(3), jac=g, method="L-BFGS-B")
+    ref = so.minimize(f, np.zeros(3), jac=g, method="L-BFGS-B")
+    assert (r.status, r.message, r.nit, r.nfev) == (ref.status, ref.message, ref.nit, ref.nfev) == (2, "ABNORMAL: ", 0, 21)
