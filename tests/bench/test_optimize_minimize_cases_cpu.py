@@ -1,6 +1,6 @@
-"""The minimize-logreg bench case on the CPU: registered for cuarray and SciPy, the host setup
-runs SciPy's BFGS for its 10 iterations on a small problem, and the sizes SciPy or CuPy cannot run
-are n/a with their reasons."""
+"""The minimize-logreg and minimize-lbfgsb-logreg bench cases on the CPU: registered for cuarray
+and SciPy, the host setups run SciPy's BFGS for its 10 iterations and L-BFGS-B to convergence on
+a small problem, and the sizes SciPy or CuPy cannot run are n/a with their reasons."""
 
 from __future__ import annotations
 
@@ -32,3 +32,14 @@ def test_too_large_or_missing_is_na():
         C._optimize(np, 10**6)
     with pytest.raises(cases.NotAvailable, match="cupy"):
         C._optimize(types.SimpleNamespace(__name__="cupy"), 10)
+
+
+def test_lbfgsb_registered_and_host_setup_converges():
+    (case,) = cases.select(ids=["minimize-lbfgsb-logreg"])
+    assert case.group == "optimize" and set(case.setups) == {"cuarray", "numpy"} and case.timing == "host"
+    out = C.run_lbfgsb(so, np, 400, 12)()
+    X, y = C.problem(np, 400, 12)
+    f = C.ridge_loss_and_grad(np, X, y)
+    ref = so.minimize(f, np.zeros(12), method="L-BFGS-B", jac=True)
+    assert ref.success and out == {"nit": ref.nit} and out["nit"] > 3
+    assert so.check_grad(lambda w: f(w)[0], lambda w: f(w)[1], np.full(12, 0.01)) < 1e-6

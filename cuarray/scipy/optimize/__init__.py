@@ -3,7 +3,9 @@
 Imported on its own (``import cuarray.scipy.optimize``), never by `import cuarray`."""
 
 from . import elementwise as elementwise
+from ._lbfgsb import LbfgsInvHessProduct as LbfgsInvHessProduct
 from ._minimize import minimize as minimize
+from ._nnls import nnls as nnls
 from ._result import Bounds as Bounds
 from ._result import LinearConstraint as LinearConstraint
 from ._result import NonlinearConstraint as NonlinearConstraint

@@ -21,6 +21,7 @@ from ..._math.misc import absolute
 from ..._math.sums import sum as sum_
 from ..._statistics.order import max as max_, min as min_
 from ...linalg._products import dot, outer, vdot
+from ._lbfgsb import minimize_lbfgsb
 from ._linesearch import LineSearchError, line_search_wolfe12
 from ._objective import FD_METHODS, Objective
 from ._neldermead import minimize_neldermead
@@ -31,7 +32,7 @@ from ._trustregion import minimize_trust_region, steihaug_solve
 
 __all__ = ["minimize", "SUPPORTED"]
 
-SUPPORTED = ("BFGS", "CG", "Nelder-Mead", "Newton-CG", "trust-ncg", "trust-exact")
+SUPPORTED = ("BFGS", "CG", "L-BFGS-B", "Nelder-Mead", "Newton-CG", "trust-ncg", "trust-exact")
 _TRUST = ("trust-ncg", "trust-exact")
 _epsilon = numpy.sqrt(numpy.finfo(float).eps)
 _MESSAGES = {"success": "Optimization terminated successfully.",
@@ -89,7 +90,8 @@ def _check_unknown(unknown):
 def minimize(fun, x0, args=(), method=None, jac=None, hess=None, hessp=None, bounds=None, constraints=(), tol=None,
              callback=None, options=None):
     """See `scipy.optimize.minimize`. Methods ``'BFGS'``, ``'CG'``, ``'Nelder-Mead'`` (with
-    bounds), ``'Newton-CG'`` (``hess``/``hessp`` callables or neither) and a callable; ``fun``
+    bounds), ``'L-BFGS-B'`` (bounds; the generalized Cauchy point found by sorting the breakpoints
+    on the device, so iteration counts may differ from SciPy's), ``'Newton-CG'`` (``hess``/``hessp`` callables or neither) and a callable; ``fun``
     (and ``jac``) take and return cuarray arrays; ``x0`` is a device array (a host list or NumPy
     array is copied as a parameter). Finite-difference gradients run ``fun`` on the device. The
     returned ``x``, ``jac`` and ``hess_inv`` are device arrays."""
@@ -114,13 +116,17 @@ def minimize(fun, x0, args=(), method=None, jac=None, hess=None, hessp=None, bou
                       RuntimeWarning, stacklevel=2)
     if meth == "nelder-mead" and (callable(jac) or jac is True or (isinstance(jac, str) and bool(jac))):
         warnings.warn(f"Method {method} does not use gradient information (jac).", RuntimeWarning, stacklevel=2)
-    if meth in ("bfgs", "cg", "nelder-mead", "newton-cg") + _TRUST and constraints:
+    if meth in ("bfgs", "cg", "nelder-mead", "newton-cg", "l-bfgs-b") + _TRUST and constraints:
         warnings.warn(f"Method {method} cannot handle constraints.", RuntimeWarning, stacklevel=2)
     if meth in ("bfgs", "cg", "newton-cg") + _TRUST and bounds is not None:
         warnings.warn(f"Method {method} cannot handle bounds.", RuntimeWarning, stacklevel=2)
-    if not (callable(jac) or jac is True or (jac in FD_METHODS and meth in ("bfgs", "cg"))):
+    if meth == "l-bfgs-b" and options.get("return_all", False):
+        warnings.warn(f"Method {method} does not support the return_all option.", RuntimeWarning, stacklevel=2)
+    if not (callable(jac) or jac is True or (jac in FD_METHODS and meth in ("bfgs", "cg", "l-bfgs-b"))):
         jac = None
-    if tol is not None and meth in ("bfgs", "cg") + _TRUST:
+    if tol is not None and meth == "l-bfgs-b":
+        options.setdefault("ftol", tol)
+    if tol is not None and meth in ("bfgs", "cg", "l-bfgs-b") + _TRUST:
         options.setdefault("gtol", tol)
     if tol is not None and meth == "newton-cg":
         options.setdefault("xtol", tol)
@@ -132,17 +138,26 @@ def minimize(fun, x0, args=(), method=None, jac=None, hess=None, hessp=None, bou
     if meth == "_custom":
         return method(fun, x0, args=args, jac=jac, hess=hess, hessp=hessp, bounds=bounds, constraints=constraints,
                       callback=callback, **options)
-    if meth not in ("bfgs", "cg", "nelder-mead", "newton-cg") + _TRUST:
+    if meth not in ("bfgs", "cg", "nelder-mead", "newton-cg", "l-bfgs-b") + _TRUST:
         if meth in _SCIPY_METHODS:
             raise ValueError(f"Method {method} is not available in cuarray.scipy.optimize.minimize yet; "
                              f"supported methods: {', '.join(SUPPORTED)} (or a callable)")
         raise ValueError(f"Unknown solver {method}")
     if bounds is not None:
         bounds = _new_bounds(bounds, x0)
+        if meth == "l-bfgs-b" and numpy.all(bounds.lb == bounds.ub):
+            # SciPy's answer when the bounds fix every variable: x = lb, one evaluation
+            x = as_parameter(bounds.lb.astype(numpy.float64), "scipy.optimize.minimize")
+            return OptimizeResult(x=x, fun=fun(x, *args), success=True, nfev=1, njev=0, nhev=0,
+                                  message="All independent variables were fixed by bounds.")
     callback = _wrap_callback(callback)
     if meth in _TRUST:
         return _trust(meth, fun, x0, args, jac, hess, hessp, callback, options)
-    if meth == "nelder-mead":
+    if meth == "l-bfgs-b":
+        _check_unknown({k: v for k, v in options.items() if k not in _LBFGSB_OPTIONS})
+        res = minimize_lbfgsb(fun, x0, args, jac, bounds, callback, _halt,
+                              **{k: v for k, v in options.items() if k in _LBFGSB_OPTIONS})
+    elif meth == "nelder-mead":
         _check_unknown({k: v for k, v in options.items() if k not in _NM_OPTIONS})
         res = minimize_neldermead(fun, x0, args, callback, _halt, bounds=bounds, **options)
     elif meth == "newton-cg":
@@ -188,6 +203,8 @@ def _trust(meth, fun, x0, args, jac, hess, hessp, callback, options):
     return res
 
 
+_LBFGSB_OPTIONS = ("maxcor", "ftol", "gtol", "eps", "maxfun", "maxiter", "iprint", "disp", "maxls",
+                   "finite_diff_rel_step", "workers")
 _NCG_OPTIONS = ("xtol", "eps", "maxiter", "disp", "return_all", "c1", "c2", "workers")
 _NM_OPTIONS = ("maxiter", "maxfev", "disp", "return_all", "initial_simplex", "xatol", "fatol", "adaptive")
 

@@ -17,7 +17,7 @@ class Objective:
     minimizers make each trial point once), not compared by value as SciPy does, which would
     cost a device read per call."""
 
-    def __init__(self, fun, jac, args, eps, rel_step):
+    def __init__(self, fun, jac, args, eps, rel_step, bounds=None):
         self._fun, self._args = fun, args
         self._both = jac is True
         if jac == "cs":
@@ -28,6 +28,7 @@ class Objective:
         self._fd = None if (callable(jac) or self._both) else (jac if jac in FD_METHODS else "2-point")
         self._abs_step = eps if jac not in FD_METHODS else None
         self._rel_step = rel_step
+        self._bounds = bounds  # (lb, ub) device vectors: finite-difference steps stay inside them
         self.nfev = self.ngev = 0
         self.x = self.f = self.g = self._g_both = None
 
@@ -61,7 +62,7 @@ class Objective:
         else:
             f0 = self.fun(x)
             self.g, n = approx_derivative(lambda y: self._call(y), x, f0, self._fd, abs_step=self._abs_step,
-                                          rel_step=self._rel_step)
+                                          rel_step=self._rel_step, bounds=self._bounds)
             self.nfev += n
         self.ngev += 1
         return self.g

@@ -36,18 +36,20 @@ def host_differentiate(host_scipy):
     return host_scipy["differentiate"]
 
 
-MODULES = ["_result", "_differentiate", "_objective", "_linesearch", "_neldermead", "_newtoncg", "_trustregion",
-           "_trustexact", "_minimize", "_root_lm", "_root", "_rosen", "_scalar"]
+MODULES = ["_result", "_differentiate", "_objective", "_linesearch", "_neldermead", "_newtoncg", "_lbfgsb", "_nnls",
+           "_trustregion", "_trustexact", "_minimize", "_root_lm", "_root", "_rosen", "_scalar"]
 
 
 def host_standins(module):
     """NumPy stand-ins of the cuarray routines `module` imports (`max_`/`min_` are NumPy's max/min)."""
     import scipy.linalg
+    from scipy.sparse.linalg import LinearOperator
 
     return numpy_standins(module, "cuarray.scipy.optimize", {"max": np.max, "min": np.min, "cholesky": np.linalg.cholesky,
                                                              "eigh": np.linalg.eigh, "qr": np.linalg.qr,
                                                              "solve": np.linalg.solve, "inv": np.linalg.inv,
-                                                             "solve_triangular": scipy.linalg.solve_triangular})
+                                                             "solve_triangular": scipy.linalg.solve_triangular,
+                                                             "norm": np.linalg.norm, "LinearOperator": LinearOperator})
 
 
 @pytest.fixture(scope="session")
