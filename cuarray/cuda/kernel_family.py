@@ -40,7 +40,8 @@ from . import compiler as _compiler
 from . import device as _device
 from . import launch as _launch
 
-__all__ = ["KernelFamily", "Kernel", "Param", "families", "generated", "parse_signature", "split_top", "CTYPES"]
+__all__ = ["KernelFamily", "Kernel", "Param", "Skeleton", "families", "skeletons", "generated", "parse_signature",
+           "split_top", "CTYPES"]
 
 # C type name -> NumPy dtype (the value parameters' carriers; pointer parameters are Python ints)
 CTYPES = {
@@ -63,6 +64,7 @@ CTYPES = {
 }
 _QUALIFIERS = ("const", "volatile", "__restrict__", "__restrict", "restrict")
 _families: list = []
+_skeletons: list = []
 # The one compile cache: (family, specs, options, variant, device id) -> tuple of Kernels, and
 # ("generated", key, device id) -> the kernel of an engine-generated source (`generated`).
 _cache: dict = {}
@@ -72,6 +74,11 @@ _guard = threading.Lock()
 def families() -> tuple:
     """Every KernelFamily created so far (the drift test imports the modules that define them)."""
     return tuple(_families)
+
+
+def skeletons() -> tuple:
+    """Every Skeleton created so far (the engine's modules declare theirs at import)."""
+    return tuple(_skeletons)
 
 
 def split_top(text: str, sep: str = ",") -> list:
@@ -315,6 +322,43 @@ class KernelFamily:
 
     def __repr__(self) -> str:
         return "<KernelFamily {} ({} kernels)>".format(self.name, len(self.decls))
+
+
+class Skeleton:
+    """The kernels the engine generates from its templates (`_core/templates/`: scan.cu,
+    elementwise.cu, ...): each kind's C parameters declared once, as the template's ``extern "C"``
+    function lists them (a hole's type by its name: ``in_t`` for ``${ns}::in_t``; ``${params}``
+    where a definition declares its own operands, `KernelParam.declare`, and ``${strides}`` /
+    ``${extents}`` for the strided layout's per-dimension values). tests/cuda/test_kernel_family_cpu.py
+    checks each declaration against the template's text and against generated sources.
+
+    It is the one launch path of those kernels. `bind(kind, kernel)` is a `Kernel` that packs a
+    fixed parameter list by the declaration (the scans); `launch` is `launch.launch` and `enqueue`
+    is `launch.enqueue` itself (kept equal to it: `launch.hold_enqueue`), for the elementwise
+    kernels, whose operands `Definition._pack` orders from the same descriptors that write the
+    source's parameter list: no wrapper, so a ufunc's prepared launch costs what it did."""
+
+    __slots__ = ("name", "templates", "signatures", "params", "launch", "enqueue")
+
+    def __init__(self, name: str, templates, kinds: dict):
+        self.name = name
+        self.templates = tuple(templates)
+        self.signatures = dict(kinds)
+        self.params = {}  # kind -> its Params, where the list is fixed (no hole of a definition's)
+        for kind, sig in kinds.items():
+            if "${" not in sig:
+                self.params[kind] = tuple(Param(t, n) for t, n in parse_signature(kind + sig)[2])
+        self.launch = _launch.launch
+        _launch.hold_enqueue(self)
+        _skeletons.append(self)
+
+    def bind(self, kind: str, kernel, types=None) -> Kernel:
+        """A `Kernel` over the generated `kernel` of `kind` (a fixed parameter list): its `launch`
+        packs the arguments by the declaration; `types` names the holes' C types (alignments)."""
+        return Kernel(kernel, "{}:{}".format(self.name, kind), self.params[kind], types or {})
+
+    def __repr__(self) -> str:
+        return "<Skeleton {} ({})>".format(self.name, ", ".join(self.signatures))
 
 
 def load_kernels(family: KernelFamily, names: tuple, options: tuple, variant: tuple = (), pick=None) -> tuple:
