@@ -17,7 +17,8 @@ Everything elementwise (ufuncs, `ElementwiseKernel`, the copies of `copying.py`:
 Kernel arguments: pointers (Python ints), then scalars (numpy scalars of their C type), then for the
 strided layout one byte stride per (array, dimension) and the dimension sizes, then `_n`.
 `KernelParam.declare` writes the C declaration and `Definition._pack` the values, from the same
-descriptor list, so they cannot drift apart.
+descriptor list, so they cannot drift apart; `ELEMENTWISE` declares the list around them (its
+layouts' trailing parameters) and is the path every elementwise launch of the engine takes.
 """
 
 from __future__ import annotations

@@ -26,6 +26,9 @@ argument count is a TypeError (`pack` names the kernel and its parameters).
 
 tests/cuda/test_kernel_family_cpu.py parses every registered family's template signatures and
 checks them against these declarations, so a template and its declaration cannot drift apart.
+
+The kernels the engine generates from its own templates (scans, elementwise layouts) are declared
+the same way, once per template, by a `Skeleton`: their launches go through it (tests/test_rules.py).
 """
 
 from __future__ import annotations
@@ -40,8 +43,8 @@ from . import compiler as _compiler
 from . import device as _device
 from . import launch as _launch
 
-__all__ = ["KernelFamily", "Kernel", "Param", "Skeleton", "families", "skeletons", "generated", "parse_signature",
-           "split_top", "CTYPES"]
+__all__ = ["KernelFamily", "Kernel", "Param", "Skeleton", "families", "generated", "parse_signature", "split_top",
+           "CTYPES"]
 
 # C type name -> NumPy dtype (the value parameters' carriers; pointer parameters are Python ints)
 CTYPES = {
@@ -64,7 +67,6 @@ CTYPES = {
 }
 _QUALIFIERS = ("const", "volatile", "__restrict__", "__restrict", "restrict")
 _families: list = []
-_skeletons: list = []
 # The one compile cache: (family, specs, options, variant, device id) -> tuple of Kernels, and
 # ("generated", key, device id) -> the kernel of an engine-generated source (`generated`).
 _cache: dict = {}
@@ -74,11 +76,6 @@ _guard = threading.Lock()
 def families() -> tuple:
     """Every KernelFamily created so far (the drift test imports the modules that define them)."""
     return tuple(_families)
-
-
-def skeletons() -> tuple:
-    """Every Skeleton created so far (the engine's modules declare theirs at import)."""
-    return tuple(_skeletons)
 
 
 def split_top(text: str, sep: str = ",") -> list:
@@ -350,7 +347,6 @@ class Skeleton:
                 self.params[kind] = tuple(Param(t, n) for t, n in parse_signature(kind + sig)[2])
         self.launch = _launch.launch
         _launch.hold_enqueue(self)
-        _skeletons.append(self)
 
     def bind(self, kind: str, kernel, types=None) -> Kernel:
         """A `Kernel` over the generated `kernel` of `kind` (a fixed parameter list): its `launch`

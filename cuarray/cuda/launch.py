@@ -173,8 +173,9 @@ enqueue = _first_enqueue
 # Objects holding `enqueue` as their attribute of that name (the engine's kernel skeletons,
 # `kernel_family.Skeleton`, whose launch sites are the ufuncs' prepared ones): `_set_enqueue` keeps
 # it equal to this module's, so such a site reads it as cheaply as `launch.enqueue` (a property
-# would add ~70 ns a launch) and a hook sees its launches.
-_holders: list = []
+# would add ~70 ns a launch) and a hook sees its launches. (A tuple: the declarations made at
+# import, never a memo.)
+_holders: tuple = ()
 
 
 def _set_enqueue(f) -> None:
@@ -187,7 +188,8 @@ def _set_enqueue(f) -> None:
 
 def hold_enqueue(holder) -> None:
     """Keep `holder.enqueue` equal to `enqueue` from now on."""
-    _holders.append(holder)
+    global _holders
+    _holders += (holder,)
     holder.enqueue = enqueue
 
 
