@@ -17,7 +17,8 @@ Everything elementwise (ufuncs, `ElementwiseKernel`, the copies of `copying.py`:
 Kernel arguments: pointers (Python ints), then scalars (numpy scalars of their C type), then for the
 strided layout one byte stride per (array, dimension) and the dimension sizes, then `_n`.
 `KernelParam.declare` writes the C declaration and `Definition._pack` the values, from the same
-descriptor list, so they cannot drift apart.
+descriptor list, so they cannot drift apart; `ELEMENTWISE` declares the list around them (its
+layouts' trailing parameters) and is the path every elementwise launch of the engine takes.
 """
 
 from __future__ import annotations
@@ -43,6 +44,17 @@ __all__ = ["KernelParam", "Definition", "compute_ctype", "EXACT_ROUNDING", "cast
 
 _TEMPLATES = pathlib.Path(__file__).parent / "templates"
 _skeletons: dict[str, string.Template] = {}
+# Each layout's kernel parameters (`Definition.source` writes them from these): the definition's own
+# (`${params}`: `KernelParam.declare`, in `_pack`'s order), the strided layout's byte strides (one
+# per array and dimension) and extents, then the element count. Every elementwise launch of the
+# engine (ufuncs' prepared paths, fused kernels, `Definition.run`) goes through it.
+ELEMENTWISE = _kernel_family.Skeleton("elementwise", ("elementwise.cu", "elementwise_vec.cu",
+                                                      "elementwise_serial.cu"), {
+    "flat": "(${params}, const ${index_t} _n)",
+    "vec": "(${params}, const ${index_t} _n)",
+    "serial": "(${params}, const ${index_t} _n)",
+    "nd": "(${params}, ${strides}, ${extents}, const ${index_t} _n)",
+})
 
 # 32-bit indexing while i + the grid stride cannot overflow: the grid covers the data in one
 # pass (launch.grid_one_pass), so the stride is about n and i + stride < 2n must stay below 2^31.
@@ -324,11 +336,10 @@ class Definition:
         """(kernel name, CUDA source) for one specialisation. Pure: needs no device."""
         it = _index_ctype(index_t)
         arrays = self._arrays
-        decls = [p.declare() for p in self.params]
-        if layout == "nd":
-            decls += ["const {} _s{}_{}".format(it, p.name, d) for p in arrays for d in range(ndim)]
-            decls += ["const {} _d{}".format(it, d) for d in range(ndim)]
-        decls.append("const {} _n".format(it))
+        decls = string.Template(ELEMENTWISE.signatures[layout][1:-1]).substitute(
+            params=", ".join(p.declare() for p in self.params), index_t=it,
+            strides=", ".join("const {} _s{}_{}".format(it, p.name, d) for p in arrays for d in range(ndim)),
+            extents=", ".join("const {} _d{}".format(it, d) for d in range(ndim)))
         suffix = {"flat": "", "vec": "__vec{}".format(self._vec), "nd": "__nd{}".format(ndim),
                   "serial": "__serial"}[layout]
         if layout in ("flat", "nd") and _ITEMS != _DEFAULT_ITEMS:
@@ -360,7 +371,7 @@ class Definition:
         if any((p.dtype.kind in "Mm" and not p.runtime) or p.compute.kind in "Mm" for p in self.params):
             includes.append(_datetimes.HEADER)
         fields = dict(
-            includes="\n".join(includes), preamble=self.preamble, name=kname, params=", ".join(decls),
+            includes="\n".join(includes), preamble=self.preamble, name=kname, params=decls,
             loop_prep=self.loop_prep, index_t=it, indexer=indexer, load=load,
             operation=self.operation, store=store, after_loop=self.after_loop, items=_ITEMS,
             unroll="#pragma unroll 1" if self.runtime else "#pragma unroll",
@@ -435,11 +446,11 @@ class Definition:
             ptrs = [a.data.ptr for a in arrays]
             if serial:
                 index_t = index_type(n)
-                _launch.launch(self._kernel("serial", 1, index_t), 1, 1,
-                               self._pack(ptrs, scalars, raw) + (index_t(n),))
+                ELEMENTWISE.launch(self._kernel("serial", 1, index_t), 1, 1,
+                                   self._pack(ptrs, scalars, raw) + (index_t(n),))
                 return
             kern, cfg, n_c = self._flat.prepare(n, ptrs)
-            _launch.enqueue(_stream.current_core_stream(), cfg, kern, *self._pack(ptrs, scalars, raw), n_c)
+            ELEMENTWISE.enqueue(_stream.current_core_stream(), cfg, kern, *self._pack(ptrs, scalars, raw), n_c)
             return
         if serial:
             raise ValueError("serial launches need a flat layout")
@@ -465,7 +476,7 @@ class Definition:
             if v > 1 and n >= v and all(p % (a._dtype.itemsize * v) == 0 for a, p in zip(arrays, ptrs)):
                 layout = "vec"
             kern, grid = self._kernel(layout, 1, type(extra[0])), self.grid(layout, n)
-        _launch.launch(kern, grid, _BLOCK, self._pack(ptrs, scalars, raw) + extra)
+        ELEMENTWISE.launch(kern, grid, _BLOCK, self._pack(ptrs, scalars, raw) + extra)
 
     def _strided_plan(self, arrays, shape, n) -> tuple:
         """(kernel, grid, trailing arguments) of a launch over `shape`; kernel and grid are None
@@ -603,10 +614,10 @@ class FlatLaunch:
         head, cs = tuple(scalars), _stream.current_core_stream
         if len(zeros) == 1:
             def go(p):
-                _launch.enqueue(cs(), cfg, kern, *head, p, n_c)
+                ELEMENTWISE.enqueue(cs(), cfg, kern, *head, p, n_c)
         else:
             def go(*ptrs):
-                _launch.enqueue(cs(), cfg, kern, *head, *ptrs, n_c)
+                ELEMENTWISE.enqueue(cs(), cfg, kern, *head, *ptrs, n_c)
         return go
 
 

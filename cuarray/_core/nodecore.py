@@ -12,7 +12,24 @@ try:  # the C extension (cuarray/_core/_native, built by setup.py where a compil
 except ImportError:
     _nodecore = None
 
-__all__ = ["native", "record_base", "leaf_class"]
+__all__ = ["native", "record_base", "leaf_class", "LAYOUTS", "C_ONLY", "members"]
+
+# The one declaration of each C struct's fields that Python code reads (`_native/nodecore.h`, and
+# `LazyBlock` in lazy_block.c), in their order in the struct: the C code indexes the run of fields
+# (its TF_/SF_ enums, the GC loops, `Trace.__init__`'s values), so an order that differs from the
+# Python names reads one field as another. The pure-Python fallbacks take these tuples as their
+# `__slots__`; a built module whose members differ is not used (`_load`); the C sources are checked
+# against them by tests/_core/test_node_layout_cpu.py (struct members, enums, member tables, counts).
+# A struct's field is the Python name without its leading underscore (`_node` is `node`).
+LAYOUTS = {
+    "NodeFields": ("kind", "args", "shape", "dtype", "attr", "value", "weak", "cost", "seg", "pos"),
+    "TraceFields": ("id", "ops", "leaves", "values", "by_value", "ordinal", "cacheable", "t0", "held", "expect"),
+    "LazyFields": ("_node",),
+    "StateFields": ("live", "trace", "internal", "depth", "host", "plans"),
+    "LazyBlock": ("_fn", "_evaluate", "_host", "_track", "_saved", "_prev", "_host_saved"),
+}
+# Fields past those, C's own (no member: live.c's links of a LazyArray into its thread's live set)
+C_ONLY = {"LazyFields": ("owner", "prev", "next")}
 
 # What these sources use of `_nodecore` (a build made from older sources lacks some).
 _NEEDS = ("NodeFields", "TraceFields", "LazyFields", "StateFields", "Live", "memos_cleared", "configure_lazy",
@@ -20,13 +37,31 @@ _NEEDS = ("NodeFields", "TraceFields", "LazyFields", "StateFields", "Live", "mem
           "record_class", "elementwise_run", "LazyBlock", "leaf_class")
 
 
+def members(cls) -> tuple:
+    """The names of a class's own member descriptors (a C type's `PyMemberDef`s, or `__slots__`),
+    in their order."""
+    return tuple(k for k, v in vars(cls).items() if type(v).__name__ == "member_descriptor")
+
+
+def _layout_matches(mod) -> bool:
+    """Whether the built types have LAYOUTS' members in order, and no more fields than it says."""
+    for name, fields in LAYOUTS.items():
+        t = getattr(mod, name)
+        n = len(fields) + len(C_ONLY.get(name, ()))
+        if members(t) != fields or t.__basicsize__ != object.__basicsize__ + n * 8:
+            return False
+    return True
+
+
 def _load():
     if os.environ.get("CUARRAY_PURE_PYTHON_NODES", "") not in ("", "0"):
         return None
     if _nodecore is None:
         return None
-    # (a build older than these sources lacks what they use: the Python fallback, not a mix)
-    return _nodecore if all(hasattr(_nodecore, n) for n in _NEEDS) else None
+    # (a build older than these sources lacks what they use, or lays its fields out otherwise: the
+    # Python fallback, not a mix)
+    ok = all(hasattr(_nodecore, n) for n in _NEEDS) and _layout_matches(_nodecore)
+    return _nodecore if ok else None
 
 
 native = _load()

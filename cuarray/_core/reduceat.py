@@ -123,11 +123,10 @@ def ufunc_reduceat(uf, array, indices, axis=0, dtype=None, out=None) -> ndarray:
     if total:
         op = _scan.op_for(uf, src._dtype, target._dtype, rd)
         d_idx = from_host(idx)
-        i64 = numpy.int64
         blocks = layout == "segment_blocks"
         threads = total * block if blocks else total  # (a block per output, or a thread)
-        _launch.launch(op.kernel(layout, block if blocks else 0), _launch.grid_for(threads, block), block,
-                       (src.data.ptr, target.data.ptr, d_idx.data.ptr, i64(len(idx)), i64(n), i64(inner), i64(total)))
+        op.kernel(layout, block if blocks else 0).launch(_launch.grid_for(threads, block), block, src.data.ptr,
+                                                         target.data.ptr, d_idx.data.ptr, len(idx), n, inner, total)
         del d_idx  # (freed in stream order: the kernel has read it by the time the block is reused)
     if out is None or direct:
         return target

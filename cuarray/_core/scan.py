@@ -97,6 +97,19 @@ _skeleton = None
 
 # (segments, segment_blocks: ufunc.reduceat's, reduceat.py)
 _LAYOUT_IDS = {"flat": 0, "columns": 1, "serial": 2, "segments": 3, "segment_blocks": 4}
+# Each layout's kernel parameters, as scan.cu declares them (in the order of `_LAYOUT_IDS`' branches):
+# every scan and reduceat launch packs its arguments from these (`ScanOp.kernel`'s Kernel).
+SCAN = _kernel_family.Skeleton("scan", ("scan.cu",), {
+    "flat": "(const in_t* in, out_t* out, const long long n, const long long seg, unsigned* ticket, "
+            "unsigned long long* status)",
+    "columns": "(const in_t* in, out_t* out, const long long n, const long long inner, const long long ncols, "
+               "const long long ncolblocks, unsigned* ticket, unsigned* flags, acc_t* aggs, acc_t* incls)",
+    "serial": "(const in_t* in, out_t* out, const long long n, const long long inner, const long long ncols)",
+    "segments": "(const in_t* in, out_t* out, const long long* idx, const long long nidx, const long long n, "
+                "const long long inner, const long long total)",
+    "segment_blocks": "(const in_t* in, out_t* out, const long long* idx, const long long nidx, const long long n, "
+                      "const long long inner, const long long total)",
+})
 
 
 def _source_skeleton() -> string.Template:
@@ -195,11 +208,16 @@ class ScanOp:
         return kname, src
 
     def kernel(self, layout: str, a: int = 0, b: int = 0, segmented=False, exclusive=False):
+        """The kernel of one specialisation, as a `Kernel` of `SCAN` (its `launch` packs by the
+        declaration of `layout`)."""
         k = (layout, a, b, segmented, exclusive) + (flat_knobs(self.narrow()) if layout == "flat" else ())
         kern = self._kernels.get(k)
         if kern is None:
-            kern = self._kernels[k] = _kernel_family.generated(
+            handle = _kernel_family.generated(
                 ("scan", self.key, k), functools.partial(self.source, layout, a, b, segmented, exclusive))
+            kern = self._kernels[k] = SCAN.bind(layout, handle, {"in_t": _ctype(self.in_dtype),
+                                                                 "out_t": _ctype(self.out_dtype),
+                                                                 "acc_t": _ctype(self.acc_dtype)})
         return kern
 
 
@@ -263,14 +281,11 @@ def run(op: ScanOp, in_ptr: int, out_ptr: int, outer: int, n: int, inner: int, e
     total = outer * n * inner
     if total == 0:
         return
-    i64 = numpy.int64
     if exclusive and (inner != 1 or not op.associative):
         raise NotImplementedError("exclusive scans run along the contiguous axis only")
     if not op.associative or (inner > 1 and (n <= _SERIAL_MAX_ROWS or outer * inner >= _SERIAL_MIN_COLS)):
         ncols = outer * inner
-        kern = op.kernel("serial")
-        _launch.launch(kern, _launch.grid_for(ncols, _BLOCK), _BLOCK,
-                       (in_ptr, out_ptr, i64(n), i64(inner), i64(ncols)))
+        op.kernel("serial").launch(_launch.grid_for(ncols, _BLOCK), _BLOCK, in_ptr, out_ptr, n, inner, ncols)
         return
     if inner == 1:
         segmented = outer > 1
@@ -283,8 +298,7 @@ def run(op: ScanOp, in_ptr: int, out_ptr: int, outer: int, n: int, inner: int, e
         ticket = status = 0
         if nparts > 1:
             mem, ticket, status = _flat_status(nparts, op.acc_dtype)
-        _launch.launch(kern, nparts, block, (in_ptr, out_ptr, i64(total), i64(n if segmented else 1),
-                                             ticket, status))
+        kern.launch(nparts, block, in_ptr, out_ptr, total, n if segmented else 1, ticket, status)
         del mem  # stream-ordered pool: freed memory is reused only by later work on this stream
         return
     r = column_rows(op.acc_dtype)
@@ -296,8 +310,8 @@ def run(op: ScanOp, in_ptr: int, out_ptr: int, outer: int, n: int, inner: int, e
     ticket = flags = aggs = incls = 0
     if nchunks > 1:
         mem, ticket, flags, aggs, incls = _status(nchunks * ncols, op.acc_dtype)
-    _launch.launch(kern, nchunks * ncolblocks, _BLOCK, (in_ptr, out_ptr, i64(n), i64(inner), i64(ncols),
-                                                       i64(ncolblocks), ticket, flags, aggs, incls))
+    kern.launch(nchunks * ncolblocks, _BLOCK, in_ptr, out_ptr, n, inner, ncols, ncolblocks, ticket, flags, aggs,
+                incls)
     del mem
 
 

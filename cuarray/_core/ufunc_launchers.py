@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import numpy
 
-from ..cuda import launch as _launch
 from ..cuda import stream as _stream
 from . import device_check as _device_check
+from .elementwise import ELEMENTWISE as _EW
 from .elementwise import _INT32_MAX as _INT32_LIMIT
 from .ndarray import _new_c, _new_f, ndarray
 
@@ -89,7 +89,7 @@ def make_fast(uf, loop, d, pattern, lower=0):
             orp = pa | po
             hit = cfgs.get(n if n >= v and not orp & m_all else -n - 1) if m_all is not None else None
             k, cfg, n32 = hit or prepare(n, (pa, po))
-            _launch.enqueue(core_stream(), cfg, k, pa, po, n32)
+            _EW.enqueue(core_stream(), cfg, k, pa, po, n32)
             return out
 
         def into(a, o):
@@ -122,7 +122,7 @@ def make_fast(uf, loop, d, pattern, lower=0):
             orp = pa | pb | po
             hit = cfgs.get(n if n >= v and not orp & m_all else -n - 1) if m_all is not None else None
             k, cfg, n32 = hit or prepare(n, (pa, pb, po))
-            _launch.enqueue(core_stream(), cfg, k, pa, pb, po, n32)
+            _EW.enqueue(core_stream(), cfg, k, pa, pb, po, n32)
             return out
         try:
             sv = conv(cast(a if sp == 0 else b))
@@ -135,9 +135,9 @@ def make_fast(uf, loop, d, pattern, lower=0):
         hit = cfgs.get(n if n >= v and not orp & m_all else -n - 1) if m_all is not None else None
         k, cfg, n32 = hit or prepare(n, (px, po))
         if sp:
-            _launch.enqueue(core_stream(), cfg, k, px, sv, po, n32)
+            _EW.enqueue(core_stream(), cfg, k, px, sv, po, n32)
         else:
-            _launch.enqueue(core_stream(), cfg, k, sv, px, po, n32)
+            _EW.enqueue(core_stream(), cfg, k, sv, px, po, n32)
         return out
 
     def into(a, b, o):
@@ -196,7 +196,7 @@ def make_fast_runtime(uf, loop, d, pattern, big, shared_limit):
             out = _new_c(a._shape, od) if a._c else _new_f(a._shape, od)
             pa, po = a.data.ptr, out.data.ptr
             k, cfg, n32 = cfgs.get(-n - 1) or prepare(n, (pa, po))
-            _launch.enqueue(core_stream(), cfg, k, pa, c0, po, n32)
+            _EW.enqueue(core_stream(), cfg, k, pa, c0, po, n32)
             return out
 
         return fast
@@ -223,11 +223,11 @@ def make_fast_runtime(uf, loop, d, pattern, big, shared_limit):
             pa, pb, po = a.data.ptr, b.data.ptr, out.data.ptr
             k, cfg, n32 = cfgs.get(-n - 1) or prepare(n, (pa, pb, po))
             if both:
-                _launch.enqueue(core_stream(), cfg, k, pa, c0, pb, c1, po, n32)
+                _EW.enqueue(core_stream(), cfg, k, pa, c0, pb, c1, po, n32)
             elif c0 is not None:
-                _launch.enqueue(core_stream(), cfg, k, pa, c0, pb, po, n32)
+                _EW.enqueue(core_stream(), cfg, k, pa, c0, pb, po, n32)
             else:
-                _launch.enqueue(core_stream(), cfg, k, pa, pb, c1, po, n32)
+                _EW.enqueue(core_stream(), cfg, k, pa, pb, c1, po, n32)
             return out
         try:
             sv = conv(cast(a if sp == 0 else b))
@@ -237,9 +237,9 @@ def make_fast_runtime(uf, loop, d, pattern, big, shared_limit):
         px, po = x.data.ptr, out.data.ptr
         k, cfg, n32 = cfgs.get(-n - 1) or prepare(n, (px, po))
         if sp:  # the array operand is the runtime-typed one
-            _launch.enqueue(core_stream(), cfg, k, px, c0, sv, po, n32)
+            _EW.enqueue(core_stream(), cfg, k, px, c0, sv, po, n32)
         else:
-            _launch.enqueue(core_stream(), cfg, k, sv, px, c1, po, n32)
+            _EW.enqueue(core_stream(), cfg, k, sv, px, c1, po, n32)
         return out
 
     return fast

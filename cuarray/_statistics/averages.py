@@ -185,12 +185,20 @@ def _var(a, axis, dtype, out, ddof, keepdims, where, mean_arr, root, fn, method=
         return _r.reduce("sqdev", a, raxes, None, out, keepdims, extra=(("m", mean_arr),), res_dtype=res, acc=racc,
                          post=_DIVIDE_SQRT if root else _DIVIDE, scalars=(("_div", numpy.float64(max(div, 0))),),
                          tag="std" if root else "var")
-    subtract, true_divide, maximum, sqrt = _ufuncs()
     c = _where_count(a, raxes, where, True).astype(racc)
     if mean_arr is None:
         mean_arr = true_divide(_r.reduce("sum", a, raxes, None, None, True, where=where, res_dtype=macc, acc=macc), c)
-    ss = _r.reduce("sqdev", a, raxes, None, None, True, where=where, extra=(("m", mean_arr),), res_dtype=racc,
-                   acc=racc)
+    return _var_of_counts(a, raxes, where, c, mean_arr, "sqdev", (res, racc), ddof, root, keepdims, out)
+
+
+def _var_of_counts(a, raxes, where, c, m, sqdev, dtypes, ddof, root, keepdims, out):
+    """The variance (std with `root`) from each slice's element count `c` and mean `m` (dims kept):
+    the squared deviations' sum (the reduction `sqdev`: "sqdev", or "nansqdev", which skips NaN)
+    over max(c - ddof, 0), in NumPy's shape and result dtype (`dtypes`: result, real accumulator).
+    var's masked path and nanvar's: their counts and means differ, not what follows."""
+    subtract, true_divide, maximum, sqrt = _ufuncs()
+    res, racc = dtypes
+    ss = _r.reduce(sqdev, a, raxes, None, None, True, where=where, extra=(("m", m),), res_dtype=racc, acc=racc)
     v = true_divide(ss, maximum(subtract(c, ddof), 0))
     if root:
         v = sqrt(v)
@@ -267,16 +275,9 @@ def _nanvar(a, axis, dtype, out, ddof, keepdims, where, root, fn):
     res = _r.result_dtype(fn, a.dtype, None if dtype is None else _dtypes.normalize_dtype(dtype))
     macc = _mean_acc(a, dtype)
     racc = _real(macc)
-    subtract, true_divide, maximum, sqrt = _ufuncs()
     c = _r.reduce("count_notnan", a, raxes, None, None, True, where=where).astype(racc)
     m = true_divide(_r.reduce("nansum", a, raxes, None, None, True, where=where, res_dtype=macc, acc=macc), c)
-    ss = _r.reduce("nansqdev", a, raxes, None, None, True, where=where, extra=(("m", m),), res_dtype=racc, acc=racc)
-    v = true_divide(ss, maximum(subtract(c, ddof), 0))
-    if root:
-        v = sqrt(v)
-    if not keepdims:
-        v = v.reshape(_r.reduced_shape(a.shape, raxes, False))
-    return _finish(v, res, out)
+    return _var_of_counts(a, raxes, where, c, m, "nansqdev", (res, racc), ddof, root, keepdims, out)
 
 
 def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True, mean=None, correction=None):

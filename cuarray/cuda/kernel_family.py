@@ -26,6 +26,9 @@ argument count is a TypeError (`pack` names the kernel and its parameters).
 
 tests/cuda/test_kernel_family_cpu.py parses every registered family's template signatures and
 checks them against these declarations, so a template and its declaration cannot drift apart.
+
+The kernels the engine generates from its own templates (scans, elementwise layouts) are declared
+the same way, once per template, by a `Skeleton`: their launches go through it (tests/test_rules.py).
 """
 
 from __future__ import annotations
@@ -40,7 +43,8 @@ from . import compiler as _compiler
 from . import device as _device
 from . import launch as _launch
 
-__all__ = ["KernelFamily", "Kernel", "Param", "families", "generated", "parse_signature", "split_top", "CTYPES"]
+__all__ = ["KernelFamily", "Kernel", "Param", "Skeleton", "families", "generated", "parse_signature", "split_top",
+           "CTYPES"]
 
 # C type name -> NumPy dtype (the value parameters' carriers; pointer parameters are Python ints)
 CTYPES = {
@@ -315,6 +319,42 @@ class KernelFamily:
 
     def __repr__(self) -> str:
         return "<KernelFamily {} ({} kernels)>".format(self.name, len(self.decls))
+
+
+class Skeleton:
+    """The kernels the engine generates from its templates (`_core/templates/`: scan.cu,
+    elementwise.cu, ...): each kind's C parameters declared once, as the template's ``extern "C"``
+    function lists them (a hole's type by its name: ``in_t`` for ``${ns}::in_t``; ``${params}``
+    where a definition declares its own operands, `KernelParam.declare`, and ``${strides}`` /
+    ``${extents}`` for the strided layout's per-dimension values). tests/cuda/test_kernel_family_cpu.py
+    checks each declaration against the template's text and against generated sources.
+
+    It is the one launch path of those kernels. `bind(kind, kernel)` is a `Kernel` that packs a
+    fixed parameter list by the declaration (the scans); `launch` is `launch.launch` and `enqueue`
+    is `launch.enqueue` itself (kept equal to it: `launch.hold_enqueue`), for the elementwise
+    kernels, whose operands `Definition._pack` orders from the same descriptors that write the
+    source's parameter list: no wrapper, so a ufunc's prepared launch costs what it did."""
+
+    __slots__ = ("name", "templates", "signatures", "params", "launch", "enqueue")
+
+    def __init__(self, name: str, templates, kinds: dict):
+        self.name = name
+        self.templates = tuple(templates)
+        self.signatures = dict(kinds)
+        self.params = {}  # kind -> its Params, where the list is fixed (no hole of a definition's)
+        for kind, sig in kinds.items():
+            if "${" not in sig:
+                self.params[kind] = tuple(Param(t, n) for t, n in parse_signature(kind + sig)[2])
+        self.launch = _launch.launch
+        _launch.hold_enqueue(self)
+
+    def bind(self, kind: str, kernel, types=None) -> Kernel:
+        """A `Kernel` over the generated `kernel` of `kind` (a fixed parameter list): its `launch`
+        packs the arguments by the declaration; `types` names the holes' C types (alignments)."""
+        return Kernel(kernel, "{}:{}".format(self.name, kind), self.params[kind], types or {})
+
+    def __repr__(self) -> str:
+        return "<Skeleton {} ({})>".format(self.name, ", ".join(self.signatures))
 
 
 def load_kernels(family: KernelFamily, names: tuple, options: tuple, variant: tuple = (), pick=None) -> tuple:

@@ -10,7 +10,8 @@ LaunchConfigs, picks grids, and owns `enqueue`.
 (prepared fast paths call it directly with `stream.current_core_stream()`; everything else goes
 through `launch`). It *is* the raw launch function (no wrapper frame) until a hook is installed with
 `set_launch_hook`; then it is a wrapper that hands each launch to the hook (the profiler and NVTX
-ranges use it). Callers look it up as `launch.enqueue` at each call, so a hook sees every launch.
+ranges use it). Callers look it up as `launch.enqueue` at each call, or hold it as an attribute
+kept equal to it (`hold_enqueue`: the engine's skeletons), so a hook sees every launch.
 The raw launch function is `_launchcore.enqueue` (cuda/_native/launch.c: cuLaunchKernel from C,
 cuda.core's signature and errors; it hands cluster, cooperative and unusual arguments to cuda.core)
 when that optional extension is built, else (or with CUARRAY_PURE_PYTHON_LAUNCH=1) cuda.core's
@@ -38,7 +39,7 @@ from . import stream as _stream
 from .limits import MAX_GRID_X
 __all__ = ["launch", "enqueue", "set_launch_hook", "get_launch_hook", "launch_config", "grid_for",
            "grid_one_pass", "blocks_per_sm", "implementation", "MAX_GRID_X", "struct_arg", "StructBytes",
-           "launch_struct"]
+           "launch_struct", "hold_enqueue"]
 
 
 _configs: dict = {}
@@ -146,18 +147,18 @@ def implementation() -> str:
 
 def _install() -> None:
     """Point `enqueue` at the raw launch function, or at a wrapper calling the hook."""
-    global _raw, enqueue
+    global _raw
     if _raw is None:
         _raw = _pick()
     hook, raw = _hook, _raw
     if hook is None:
-        enqueue = raw
+        _set_enqueue(raw)
         return
 
     def hooked(stream, config, kernel, *args):
         hook(raw, stream, config, kernel, args)
 
-    enqueue = hooked
+    _set_enqueue(hooked)
 
 
 def _first_enqueue(stream, config, kernel, *args) -> None:
@@ -169,13 +170,33 @@ def _first_enqueue(stream, config, kernel, *args) -> None:
 
 
 enqueue = _first_enqueue
+# Objects holding `enqueue` as their attribute of that name (the engine's kernel skeletons,
+# `kernel_family.Skeleton`, whose launch sites are the ufuncs' prepared ones): `_set_enqueue` keeps
+# it equal to this module's, so such a site reads it as cheaply as `launch.enqueue` (a property
+# would add ~70 ns a launch) and a hook sees its launches. (A tuple: the declarations made at
+# import, never a memo.)
+_holders: tuple = ()
+
+
+def _set_enqueue(f) -> None:
+    """`enqueue = f`, here and in every holder: the one way it changes."""
+    global enqueue
+    enqueue = f
+    for h in _holders:
+        h.enqueue = f
+
+
+def hold_enqueue(holder) -> None:
+    """Keep `holder.enqueue` equal to `enqueue` from now on."""
+    global _holders
+    _holders += (holder,)
+    holder.enqueue = enqueue
 
 
 def reset() -> None:
     """Make the next launch pick its path and hook again (`_first_enqueue`): after a test double
     (`cuarray.testing.fake_device.recording`) restored the raw launch and the hook it replaced."""
-    global enqueue
-    enqueue = _first_enqueue
+    _set_enqueue(_first_enqueue)
 
 
 def set_launch_hook(hook):

@@ -288,6 +288,7 @@ def test_generated_sources_share_the_one_cache(monkeypatch):
     d2 = elementwise.Definition("family_generated_copy", d.params, "y = x", options=("-DX=1",))
     assert d2._kernel("flat", 1, np.int32) is k and len(loads) == 2  # the same key: the shared entry
     s = scan.ScanOp("family_generated_sum", np.dtype("f4"), np.dtype("f4"), np.dtype("f4"), "out0 = in0 + in1")
-    ks = s.kernel("serial")
-    assert ks[0] == "kernel" and len(loads) == 3
+    ks = s.kernel("serial")  # (a Kernel of the scan skeleton over the generated kernel)
+    assert ks.kernel[0] == "kernel" and ks.name == "scan:serial" and len(loads) == 3
+    assert s.kernel("serial") is ks and len(loads) == 3
     assert ("generated", ("scan", s.key, ("serial", 0, 0, False, False)), 0) in kf._cache

@@ -27,7 +27,7 @@ def recorded(monkeypatch):
     yield calls
     launch._hook = None
     launch._raw = None
-    launch.enqueue = launch._first_enqueue
+    launch.reset()
 
 
 def test_without_a_hook_enqueue_is_the_launch_itself(recorded):

@@ -150,7 +150,7 @@ def fake_driver():
     lc.clear()
     launch._raw = None
     launch._native = None
-    launch.enqueue = launch._first_enqueue
+    launch.reset()
 
 
 def test_enqueue_calls_cuLaunchKernel_with_the_handles_and_values(fake_driver):
@@ -347,7 +347,7 @@ def test_gpu_every_argument_kind_through_the_c_path():
         got = out.get()
     finally:
         launch._raw = None
-        launch.enqueue = launch._first_enqueue
+        launch.reset()
     assert spy == [], "the launch went to cuda.core"
     want = [float(vals[0]), float(vals[1]), float(vals[2]), float(vals[3]), vals[4].real, vals[4].imag,
             vals[5].real, vals[5].imag, 1.0, float(vals[7].view(np.uint16)), float(vals[8]), float(vals[9]),
@@ -390,7 +390,7 @@ def test_gpu_failed_launch_raises_cuda_cores_error_and_the_context_lives_on():
             errors.append(info.value)
         finally:
             launch._raw = None
-            launch.enqueue = launch._first_enqueue
+            launch.reset()
     assert type(errors[0]) is type(errors[1]) and str(errors[0]) == str(errors[1])
     assert "CUDA_ERROR_INVALID_VALUE" in str(errors[0])
     a = np.random.default_rng().standard_normal(100).astype(np.float32)

@@ -147,7 +147,7 @@ def fake_runtime(monkeypatch):
     yield drv, launched
     launch._hook = None
     launch._raw = None
-    launch.enqueue = launch._first_enqueue
+    launch.reset()
 
 
 def test_recorder_times_launches_and_restores_the_seams(fake_runtime):
@@ -265,7 +265,7 @@ def test_cuarray_nvtx_env_installs_the_hook_at_the_first_launch(monkeypatch, fak
     monkeypatch.setattr(nvtx, "_mod", fake)
     monkeypatch.setenv("CUARRAY_NVTX", "1")
     monkeypatch.setattr(launch, "_environ", __import__("os").environ)
-    launch.enqueue = launch._first_enqueue
+    launch.reset()
     launch.enqueue(FakeStream(), FakeConfig(), "K2", 5)
     assert launch.get_launch_hook() is not None
     assert fake.log == [("push", "cuarray kernel", "cuarray"), ("pop", "cuarray")]

@@ -10,11 +10,11 @@
 
 typedef struct {
     PyObject_HEAD
-    /* (the order of `_NodeFields.__slots__` in graph.py) */
+    /* (the order of `LAYOUTS["NodeFields"]` in nodecore.py, which `_NodeFields` in graph.py takes) */
     PyObject *kind, *args, *shape, *dtype, *attr, *value, *weak, *cost, *seg, *pos;
 } NodeFields;
 
-/* A trace's fields (`fusion.trace.Trace`'s base: the order of `_TraceFields.__slots__` in trace.py)
+/* A trace's fields (`fusion.trace.Trace`'s base: the order of `LAYOUTS["TraceFields"]` in nodecore.py)
    and a LazyArray's (`fusion.lazy_array`'s base): read and written here without a name look-up. */
 typedef struct {
     PyObject_HEAD
@@ -30,10 +30,11 @@ typedef struct LazyFields {
     struct LazyFields *prev, *next;
 } LazyFields;
 
-enum { TF_ID, TF_OPS, TF_LEAVES, TF_VALUES, TF_BY_VALUE };
+/* Each field's index in the run from `id` on (the order of `nodecore.LAYOUTS` in Python) */
+enum { TF_ID, TF_OPS, TF_LEAVES, TF_VALUES, TF_BY_VALUE, TF_ORDINAL, TF_CACHEABLE, TF_T0, TF_HELD, TF_EXPECT };
 
 /* A thread's lazy-mode state's fields (`fusion.lazy_mode._State`'s base: the order of
-   `_StateFields.__slots__` there), which every operator reads (live.c). */
+   `LAYOUTS["StateFields"]` in nodecore.py), which every operator reads (live.c). */
 typedef struct {
     PyObject_HEAD
     PyObject *live, *trace, *internal, *depth, *host, *plans; /* (the last three: a block's entry and exit, lazy_block.c) */

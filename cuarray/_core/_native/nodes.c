@@ -64,11 +64,12 @@ static int trace_init(PyObject *self, PyObject *args, PyObject *kw) {
         PyErr_SetString(PyExc_RuntimeError, "cuarray._core._nodecore: configure_trace() first");
         return -1;
     }
-    PyObject *v[TRACE_FIELDS] = {NULL}; /* (in the order of the members: id, ops, leaves, values, ...) */
-    v[9] = expect;
+    PyObject *v[TRACE_FIELDS] = {NULL}; /* (in the order of the members: TF_*) */
+    v[TF_EXPECT] = expect;
     Py_INCREF(expect);
-    int ok = (v[7] = PyObject_CallNoArgs(trace_clock)) && (v[0] = PyIter_Next(trace_ids)) &&
-             (v[1] = PyList_New(0)) && (v[2] = PyList_New(0)) && (v[3] = PyList_New(0)) && (v[4] = PyDict_New());
+    int ok = (v[TF_T0] = PyObject_CallNoArgs(trace_clock)) && (v[TF_ID] = PyIter_Next(trace_ids)) &&
+             (v[TF_OPS] = PyList_New(0)) && (v[TF_LEAVES] = PyList_New(0)) && (v[TF_VALUES] = PyList_New(0)) &&
+             (v[TF_BY_VALUE] = PyDict_New());
     if (!ok) {
         if (!PyErr_Occurred())
             PyErr_SetString(PyExc_RuntimeError, "Trace: the id counter ended");
@@ -76,9 +77,9 @@ static int trace_init(PyObject *self, PyObject *args, PyObject *kw) {
             Py_XDECREF(v[i]);
         return -1;
     }
-    v[5] = Py_None; /* ordinal */
-    v[6] = Py_True; /* cacheable */
-    v[8] = Py_None; /* held */
+    v[TF_ORDINAL] = Py_None;
+    v[TF_CACHEABLE] = Py_True;
+    v[TF_HELD] = Py_None;
     Py_INCREF(Py_None);
     Py_INCREF(Py_True);
     Py_INCREF(Py_None);

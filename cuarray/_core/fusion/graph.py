@@ -20,6 +20,7 @@ import numpy
 from .. import dtypes as _dtypes
 from .. import reduction_ops as _rops
 from .. import shapes as _shapes
+from ..nodecore import LAYOUTS as _LAYOUTS
 from ..nodecore import leaf_class as _leaf_class
 from ..nodecore import native  # (the optional C node core, `_core/nodecore.py`)
 from ..ndarray import ndarray
@@ -37,9 +38,9 @@ _BOOL = numpy.dtype(bool)
 
 
 class _NodeFields:
-    """A node's fields as Python slots: `_nodecore.NodeFields`'s fallback (the same names)."""
+    """A node's fields as Python slots: `_nodecore.NodeFields`'s fallback (one layout: `LAYOUTS`)."""
 
-    __slots__ = ("kind", "args", "shape", "dtype", "attr", "value", "weak", "cost", "seg", "pos")
+    __slots__ = _LAYOUTS["NodeFields"]
 
 
 def implementation() -> str:

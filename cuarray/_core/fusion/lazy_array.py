@@ -8,6 +8,7 @@ each other; `lazy_mode` binds its computing methods and operators at import (as
 from __future__ import annotations
 
 from .. import shapes as _shapes
+from ..nodecore import LAYOUTS as _LAYOUTS
 from ..nodecore import leaf_class as _leaf_class
 
 __all__ = ["LazyArray", "MAX_CHAIN"]
@@ -20,9 +21,9 @@ MAX_CHAIN = 128
 
 class _LazyFields:
     """A LazyArray's field as a Python slot: `_nodecore.LazyFields`'s fallback (the C operators
-    read and write it without a look-up by name)."""
+    read and write it without a look-up by name; one layout: `nodecore.LAYOUTS`)."""
 
-    __slots__ = ("_node",)
+    __slots__ = _LAYOUTS["LazyFields"]
 
 
 class _LazyMethods:

@@ -41,6 +41,7 @@ from .. import registry as _registry
 from .. import shapes as _shapes
 from .. import tracing as _tracing
 from ..ndarray import ndarray
+from ..nodecore import LAYOUTS as _LAYOUTS
 from ..transfer import from_host as _from_host
 from . import fast_paths as _fast
 from . import graph as _g
@@ -72,9 +73,9 @@ class _Unsupported(Exception):
 
 class _StateFields:
     """The fields every operator and block reads as Python slots: `_nodecore.StateFields`'s fallback
-    (the same names, which the C operators read by offset, not by a look-up in the instance dict)."""
+    (one layout, `nodecore.LAYOUTS`, which the C operators read by offset, not by a look-up by name)."""
 
-    __slots__ = ("live", "trace", "internal", "depth", "host", "plans")
+    __slots__ = _LAYOUTS["StateFields"]
 
 
 class _State(_StateFields if _g.native is None else _g.native.StateFields):

@@ -33,6 +33,7 @@ from ...cuda import compiler as _compiler
 from ...cuda import launch as _launch
 from ...cuda import memory as _memory
 from ...cuda import stream as _stream
+from ..elementwise import ELEMENTWISE as _EW
 from ..elementwise import _INT32_MAX, FlatLaunch
 from ..ndarray import _c_layout, _new_c, ndarray
 from ..nodecore import native as _native
@@ -99,7 +100,7 @@ class _Elementwise(_record_base("ElementwiseFields", ("defn", "ins", "scalars", 
             j += 1
         args.append(po)
         args.append(hit[2])
-        _launch.enqueue(_stream.current_core_stream(), hit[1], hit[0], *args)
+        _EW.enqueue(_stream.current_core_stream(), hit[1], hit[0], *args)
         return out
 
     def _general(self, slots, out):
@@ -182,7 +183,7 @@ class _ElementwiseMulti:
             args.append(conv(slots[k]))
         args += po
         args.append(hit[2])
-        _launch.enqueue(_stream.current_core_stream(), hit[1], hit[0], *args)
+        _EW.enqueue(_stream.current_core_stream(), hit[1], hit[0], *args)
         return outs
 
     def describe(self):

@@ -24,6 +24,7 @@ from __future__ import annotations
 import itertools
 from time import perf_counter as _clock
 
+from ..nodecore import LAYOUTS as _LAYOUTS
 from .graph import _PY_DTYPES, Node
 from .graph import native as _native
 
@@ -36,10 +37,10 @@ _S_ENTRY = {t: ("s", t) for t in _PY_DTYPES}  # a Python scalar's entry (one tup
 
 class _TraceFields:
     """A trace's fields as Python slots and their first values: `_nodecore.TraceFields`'s fallback
-    (the same names, which the C records read without a look-up by name; its `__init__` is this
-    one's, step for step)."""
+    (one layout, `nodecore.LAYOUTS`, which the C records read without a look-up by name; its
+    `__init__` is this one's, step for step)."""
 
-    __slots__ = ("id", "ops", "leaves", "values", "by_value", "ordinal", "cacheable", "t0", "held", "expect")
+    __slots__ = _LAYOUTS["TraceFields"]
 
     def __init__(self, expect=None):
         self.expect = expect
