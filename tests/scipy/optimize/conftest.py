@@ -8,6 +8,7 @@ import importlib
 
 import numpy as np
 import pytest
+import scipy.linalg
 
 from cuarray.testing.fake_device import host_packages, numpy_standins
 
@@ -36,12 +37,15 @@ def host_differentiate(host_scipy):
     return host_scipy["differentiate"]
 
 
-MODULES = ["_result", "_differentiate", "_objective", "_linesearch", "_neldermead", "_newtoncg", "_minimize", "_rosen", "_scalar"]
+MODULES = ["_result", "_differentiate", "_objective", "_linesearch", "_neldermead", "_newtoncg", "_minimize", "_rosen", "_scalar",
+           "_lsq_host", "_lsq_problem", "_lsq_trf", "_lsq_lm", "_least_squares", "_curve_fit"]
 
 
 def host_standins(module):
     """NumPy stand-ins of the cuarray routines `module` imports (`max_`/`min_` are NumPy's max/min)."""
-    return numpy_standins(module, "cuarray.scipy.optimize", {"max": np.max, "min": np.min})
+    return numpy_standins(module, "cuarray.scipy.optimize", {"max": np.max, "min": np.min, "svd": np.linalg.svd,
+                                                                  "cholesky": scipy.linalg.cholesky,
+                                                                  "solve_triangular": scipy.linalg.solve_triangular})
 
 
 @pytest.fixture(scope="session")
