@@ -38,12 +38,12 @@ def host_differentiate(host_scipy):
 
 
 MODULES = ["_result", "_differentiate", "_objective", "_linesearch", "_neldermead", "_newtoncg", "_minimize", "_rosen", "_scalar",
-           "_lsq_host", "_lsq_problem", "_lsq_trf", "_lsq_lm", "_least_squares", "_curve_fit"]
+           "_lsq_host", "_lsq_problem", "_lsq_trf", "_lsq_lm", "_least_squares", "_curve_fit", "_lsq_batched"]
 
 
 def host_standins(module):
     """NumPy stand-ins of the cuarray routines `module` imports (`max_`/`min_` are NumPy's max/min)."""
-    return numpy_standins(module, "cuarray.scipy.optimize", {"max": np.max, "min": np.min, "svd": np.linalg.svd,
+    return numpy_standins(module, "cuarray.scipy.optimize", {"max": np.max, "min": np.min, "svd": np.linalg.svd, "solve": np.linalg.solve,
                                                                   "cholesky": scipy.linalg.cholesky,
                                                                   "solve_triangular": scipy.linalg.solve_triangular})
 

@@ -261,3 +261,47 @@ def test_signatures_match_scipy():
 
     for name in ("least_squares", "curve_fit"):
         assert inspect.signature(getattr(ours, name)) == inspect.signature(getattr(so, name)), name
+
+
+def _batch(rng, batch, m=30):
+    t = np.linspace(0, 4, m)
+    p = np.stack([rng.uniform(2, 3, batch), rng.uniform(0.7, 1.5, batch), rng.uniform(-1, 1, batch)], axis=1)
+    y = p[:, :1] * np.exp(-p[:, 1:2] * t) + p[:, 2:] + 0.05 * rng.standard_normal((batch, m))
+
+    def fun(x, t, y):
+        return x[:, :1] * np.exp(-x[:, 1:2] * t) + x[:, 2:] - y
+
+    def jac(x, t, y):
+        e = np.exp(-x[:, 1:2] * t)
+        return np.stack([e, -x[:, :1] * t * e, np.ones_like(e)], axis=2)
+    return fun, jac, t, y
+
+
+@pytest.mark.parametrize("jac", ["2-point", "callable"])
+def test_batched_fits_are_scipys_one_by_one(host_optimize, jac):
+    """A different algorithm (Nielsen-damped Levenberg-Marquardt) at the same minimizers: the
+    ftol stop (1e-12 of the cost) leaves x within about sqrt(1e-12) * cond(J) of it, rtol 1e-5."""
+    rng = np.random.default_rng()
+    fun, jacf, t, y = _batch(rng, 16)
+    x0 = np.tile([1.0, 1.0, 0.0], (16, 1))
+    r = host_optimize.least_squares_batched(fun, x0, jac=jacf if jac == "callable" else jac, args=(t, y), **TIGHT)
+    assert r.x.shape == (16, 3) and r.fun.shape == (16, 30) and r.jac.shape == (16, 30, 3)
+    assert np.all(r.success) and np.all((r.status >= 1) & (r.status <= 4)) and r.nfev <= 300
+    for i in range(16):
+        ref = so.least_squares(lambda p, i=i: fun(p[None], t, y[i])[0], x0[i], **TIGHT)
+        np.testing.assert_allclose(r.x[i], ref.x, rtol=1e-5, err_msg=str(i))
+        np.testing.assert_allclose(r.cost[i], ref.cost, rtol=1e-10, err_msg=str(i))
+        np.testing.assert_allclose(r.grad[i], ref.grad, atol=1e-6)
+
+
+def test_batched_max_nfev_and_bad_input(host_optimize):
+    fun, jacf, t, y = _batch(np.random.default_rng(), 4)
+    x0 = np.tile([1.0, 1.0, 0.0], (4, 1))
+    r = host_optimize.least_squares_batched(fun, x0, jac=jacf, args=(t, y), max_nfev=3)
+    assert r.nfev == 3 and np.all(r.status == 0) and not np.any(r.success) and "maximum number" in r.message
+    with pytest.raises(ValueError, match=r"shape \(batch, n\)"):
+        host_optimize.least_squares_batched(fun, x0[0], args=(t, y))
+    with pytest.raises(ValueError, match="'2-point' or callable"):
+        host_optimize.least_squares_batched(fun, x0, jac="3-point", args=(t, y))
+    with pytest.raises(ValueError, match=r"\(batch, m\)"):
+        host_optimize.least_squares_batched(lambda x: x[0], x0)
