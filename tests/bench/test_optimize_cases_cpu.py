@@ -11,8 +11,8 @@ from cuarray.bench.cases import optimize as O
 
 
 def test_rows_registered():
-    assert [c.id for c in cases.select(groups=["optimize"])] == ["optimize-find_root", "differentiate-jacobian", "lsq-exp-fits",
-                                                                         "minimize-logreg"]
+    assert [c.id for c in cases.select(groups=["optimize"])] == ["optimize-find_root", "differentiate-jacobian",
+                                                                 "lsq-exp-fits", "minimize-logreg"]
     assert set(O.find_root.setups) == set(O.jacobian.setups) == {"cuarray", "numpy"}
 
 

@@ -10,7 +10,7 @@ from math import copysign
 
 import numpy
 
-EPS = numpy.finfo(float).eps
+EPS = float(numpy.finfo(float).eps)  # a Python float: a NumPy scalar on the left of a device array would not defer
 
 __all__ = ["EPS", "intersect_trust_region", "lsq_trust_region", "update_tr_radius", "quadratic",
            "quadratic_1d", "minimize_quadratic_1d", "in_bounds", "step_size_to_bound",
