@@ -112,9 +112,9 @@ def test_curve_fit(method, sigma):
 
     popt, pcov, info, mesg, ier = co.curve_fit(model(cuarray), cuarray.asarray(t), cuarray.asarray(y), p0=[1, 1, 0],
                                                sigma=None if sig is None else cuarray.asarray(sig), method=method,
-                                               full_output=True)
+                                               full_output=True, **TIGHT)
     rp, rc, rinfo, rmesg, rier = so.curve_fit(model(np), t, y, p0=[1, 1, 0], sigma=sig, method=method,
-                                              full_output=True)
+                                              full_output=True, **TIGHT)
     np.testing.assert_allclose(popt.get(), rp, rtol=1e-5, err_msg="popt")
     # pcov on the variances' scale; 'lm': SciPy's is from MINPACK's last Jacobian, a step before x
     scale = np.sqrt(np.outer(np.diag(rc), np.diag(rc)))
