@@ -3,6 +3,9 @@
 Imported on its own (``import cuarray.scipy.optimize``), never by `import cuarray`."""
 
 from . import elementwise as elementwise
+from ._curve_fit import curve_fit as curve_fit
+from ._least_squares import least_squares as least_squares
+from ._lsq_batched import least_squares_batched as least_squares_batched
 from ._lbfgsb import LbfgsInvHessProduct as LbfgsInvHessProduct
 from ._minimize import minimize as minimize
 from ._nnls import nnls as nnls

@@ -8,6 +8,7 @@ import importlib
 
 import numpy as np
 import pytest
+import scipy.linalg
 
 from cuarray.testing.fake_device import host_packages, numpy_standins
 
@@ -37,7 +38,8 @@ def host_differentiate(host_scipy):
 
 
 MODULES = ["_result", "_differentiate", "_objective", "_linesearch", "_neldermead", "_newtoncg", "_lbfgsb", "_nnls",
-           "_trustregion", "_trustexact", "_minimize", "_root_lm", "_root", "_rosen", "_scalar"]
+           "_trustregion", "_trustexact", "_minimize", "_root_lm", "_root", "_rosen", "_scalar",
+           "_lsq_host", "_lsq_problem", "_lsq_trf", "_lsq_lm", "_least_squares", "_curve_fit", "_lsq_batched"]
 
 
 def host_standins(module):
@@ -45,11 +47,13 @@ def host_standins(module):
     import scipy.linalg
     from scipy.sparse.linalg import LinearOperator
 
-    return numpy_standins(module, "cuarray.scipy.optimize", {"max": np.max, "min": np.min, "cholesky": np.linalg.cholesky,
-                                                             "eigh": np.linalg.eigh, "qr": np.linalg.qr,
-                                                             "solve": np.linalg.solve, "inv": np.linalg.inv,
-                                                             "solve_triangular": scipy.linalg.solve_triangular,
-                                                             "norm": np.linalg.norm, "LinearOperator": LinearOperator})
+    # cuarray.scipy.linalg's cholesky is SciPy's (upper by default), cuarray.linalg's NumPy's (lower)
+    scipy_style = getattr(getattr(module, "cholesky", None), "__module__", "").startswith("cuarray.scipy")
+    return numpy_standins(module, "cuarray.scipy.optimize", {
+        "max": np.max, "min": np.min, "cholesky": scipy.linalg.cholesky if scipy_style else np.linalg.cholesky,
+        "eigh": np.linalg.eigh, "qr": np.linalg.qr, "svd": np.linalg.svd, "solve": np.linalg.solve,
+        "inv": np.linalg.inv, "solve_triangular": scipy.linalg.solve_triangular, "norm": np.linalg.norm,
+        "LinearOperator": LinearOperator})
 
 
 @pytest.fixture(scope="session")
