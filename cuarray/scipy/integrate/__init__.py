@@ -18,3 +18,7 @@ from ._ivp_batched import solve_ivp_batched as solve_ivp_batched
 from ._rk import DOP853 as DOP853
 from ._rk import RK23 as RK23
 from ._rk import RK45 as RK45
+from ._quadpack import dblquad as dblquad
+from ._quadpack import nquad as nquad
+from ._quadpack import quad as quad
+from ._quadpack import tplquad as tplquad
