@@ -22,3 +22,4 @@ from ._quadpack import dblquad as dblquad
 from ._quadpack import nquad as nquad
 from ._quadpack import quad as quad
 from ._quadpack import tplquad as tplquad
+from ._nsum import nsum as nsum

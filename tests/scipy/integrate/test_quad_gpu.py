@@ -2,7 +2,8 @@
 scipy.integrate on the host: device integrands get one cuarray array of nodes per round; the
 values are within the requested tolerance and the error estimates are honest (|y - exact| <=
 abserr), for smooth, peaked, endpoint-singular, infinite, reversed and break-point cases;
-float-only integrands fall back to host calls; SciPy's errors and warning."""
+float-only integrands fall back to host calls; SciPy's errors and warning. nsum on a batch
+that takes every branch, zeta values, log=True and float32.
 
 from __future__ import annotations
 
@@ -105,3 +106,33 @@ def test_errors_and_warning():
     with pytest.warns(si.IntegrationWarning, match="maximum number of subdivisions"):
         y, err = ci.quad(cuarray.sin, 0, 50, limit=3)
     assert abs(y - (1 - math.cos(50))) <= err
+
+
+def test_nsum_batch_every_branch():
+    c = RNG.uniform(0.5, 2.0, 6)
+    a = np.array([1.0, 1.0, 5.0, np.nan, -np.inf, -np.inf])
+    b = np.array([np.inf, 10.0, 2.0, 3.0, -1.0, np.inf])
+    got = ci.nsum(lambda k, c: c * cuarray.exp(-cuarray.abs(k) / 3), cuarray.asarray(a), cuarray.asarray(b),
+                  args=(cuarray.asarray(c),))
+    want = si.nsum(lambda k, c: c * np.exp(-np.abs(k) / 3), a, b, args=(c,))
+    for key in ("sum", "error", "status", "success", "nfev"):
+        assert isinstance(got[key], cuarray.ndarray), key
+    np.testing.assert_array_equal(got.status.get(), want.status)
+    np.testing.assert_allclose(got.sum.get(), want.sum, rtol=1e-7, equal_nan=True)
+    # nfev follows tanhsinh's levels and the probed terms: equal up to a level at a tolerance edge
+    np.testing.assert_allclose(got.nfev.get(), want.nfev, rtol=0.1)
+
+
+def test_nsum_zeta_log_float32():
+    from scipy.special import zeta
+
+    p = RNG.uniform(2.0, 4.0, 4)
+    got = ci.nsum(lambda k, p: k ** -p, 1, np.inf, args=(cuarray.asarray(p),))
+    np.testing.assert_allclose(got.sum.get(), zeta(p), rtol=1e-7)
+    assert bool(got.success.all())
+    got = ci.nsum(lambda k: -2 * cuarray.log(k), 1, np.inf, log=True)
+    assert float(got.sum) == pytest.approx(math.log(math.pi ** 2 / 6), rel=1e-7)
+    got = ci.nsum(lambda k: 1 / k ** 2, np.float32(1), np.float32(np.inf))
+    assert got.sum.dtype == np.float32 and float(got.sum) == pytest.approx(math.pi ** 2 / 6, rel=1e-5)
+    with pytest.raises(ValueError, match="`maxterms` must be a non-negative integer"):
+        ci.nsum(lambda k: 1 / k ** 2, 1, 3, maxterms=1.5)
