@@ -3,7 +3,7 @@ scipy.integrate on the host: device integrands get one cuarray array of nodes pe
 values are within the requested tolerance and the error estimates are honest (|y - exact| <=
 abserr), for smooth, peaked, endpoint-singular, infinite, reversed and break-point cases;
 float-only integrands fall back to host calls; SciPy's errors and warning. nsum on a batch
-that takes every branch, zeta values, log=True and float32.
+that takes every branch, zeta values, log=True and float32."""
 
 from __future__ import annotations
 
