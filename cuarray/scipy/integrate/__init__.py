@@ -23,3 +23,4 @@ from ._quadpack import nquad as nquad
 from ._quadpack import quad as quad
 from ._quadpack import tplquad as tplquad
 from ._nsum import nsum as nsum
+from ._qmc_quad import qmc_quad as qmc_quad

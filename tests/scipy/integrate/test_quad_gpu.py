@@ -3,7 +3,7 @@ scipy.integrate on the host: device integrands get one cuarray array of nodes pe
 values are within the requested tolerance and the error estimates are honest (|y - exact| <=
 abserr), for smooth, peaked, endpoint-singular, infinite, reversed and break-point cases;
 float-only integrands fall back to host calls; SciPy's errors and warning. nsum on a batch
-that takes every branch, zeta values, log=True and float32."""
+that takes every branch, zeta values, log=True and float32. qmc_quad with the same seeded engine as SciPy."""
 
 from __future__ import annotations
 
@@ -136,3 +136,24 @@ def test_nsum_zeta_log_float32():
     assert got.sum.dtype == np.float32 and float(got.sum) == pytest.approx(math.pi ** 2 / 6, rel=1e-5)
     with pytest.raises(ValueError, match="`maxterms` must be a non-negative integer"):
         ci.nsum(lambda k: 1 / k ** 2, 1, 3, maxterms=1.5)
+
+
+@pytest.mark.parametrize("log", [False, True])
+def test_qmc_quad_same_points_as_scipy(log):
+    from scipy.stats import qmc
+
+    seed = int(RNG.integers(2**31))
+    b = RNG.uniform(0.5, 2.0, 3) * np.array([1, -1, 1])
+    calls = []
+
+    def f(x):
+        calls.append(type(x))
+        return -(x ** 2).sum(axis=0) if log else cuarray.exp(-(x ** 2).sum(axis=0))
+
+    got = ci.qmc_quad(f, cuarray.zeros(3), cuarray.asarray(b), qrng=qmc.Sobol(3, seed=seed), log=log, n_points=512)
+    hf = (lambda x: -(x ** 2).sum(axis=0)) if log else (lambda x: np.exp(-(x ** 2).sum(axis=0)))
+    want = si.qmc_quad(hf, np.zeros(3), b, qrng=qmc.Sobol(3, seed=seed), log=log, n_points=512)
+    assert all(t is cuarray.ndarray for t in calls)
+    assert isinstance(got.integral, cuarray.ndarray)
+    np.testing.assert_allclose(got.integral.get(), want.integral, rtol=1e-10)
+    np.testing.assert_allclose(got.standard_error.get(), want.standard_error, rtol=1e-6)
