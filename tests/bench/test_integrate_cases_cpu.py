@@ -16,7 +16,7 @@ from cuarray.bench.cases import integrate as C
 
 def test_registered():
     got = {c.id: c for c in cases.select(groups=["integrate"])}
-    assert set(got) == {"cumulative-simpson", "tanhsinh", "quad-vec", "ivp-lotka-volterra", "ivp-heat-bdf"}
+    assert set(got) == {"cumulative-simpson", "tanhsinh", "quad-vec", "quad-peaked", "ivp-lotka-volterra", "ivp-heat-bdf"}
     for case in got.values():
         assert set(case.setups) == {"cuarray", "numpy"}
 
@@ -40,3 +40,15 @@ def test_full_size_host_is_na_and_cupy_is_na(case):
         case.setups["numpy"](np, case.size, None)
     with pytest.raises(cases.NotAvailable):
         cases.scipy_module(types.SimpleNamespace(__name__="cupy"), "integrate")
+
+
+def test_quad_peaked_host_setup_and_batched_integrand():
+    # the host setup is SciPy's nquad; the same integrand takes arrays of nodes (the cuarray
+    # setup's calls) and gives the values SciPy's scalar calls give
+    got = C.qp.setups["numpy"](np, 4, None)()
+    f = C.bumps(np, 4)
+    want = si.nquad(f, [[0.0, 1.0], [0.0, 1.0]])
+    assert got == want
+    x, y = np.random.default_rng().uniform(0, 1, (2, 5))
+    np.testing.assert_allclose(f(y, x), [f(float(b), float(a)) for a, b in zip(x, y)], rtol=1e-14)
+    assert abs(got[0] - 4 * np.pi * 0.002) < 1e-3  # four bumps, nearly all inside the square

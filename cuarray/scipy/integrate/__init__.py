@@ -20,3 +20,9 @@ from ._radau import Radau as Radau
 from ._rk import DOP853 as DOP853
 from ._rk import RK23 as RK23
 from ._rk import RK45 as RK45
+from ._quadpack import dblquad as dblquad
+from ._quadpack import nquad as nquad
+from ._quadpack import quad as quad
+from ._quadpack import tplquad as tplquad
+from ._nsum import nsum as nsum
+from ._qmc_quad import qmc_quad as qmc_quad
