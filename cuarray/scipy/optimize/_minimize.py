@@ -211,7 +211,10 @@ _NM_OPTIONS = ("maxiter", "maxfev", "disp", "return_all", "initial_simplex", "xa
 
 def _new_bounds(bounds, x0):
     """SciPy's `standardize_bounds` to a `Bounds` and `_validate_bounds` (host arrays)."""
-    if not isinstance(bounds, Bounds):
+    if not isinstance(bounds, Bounds) and hasattr(bounds, "lb") and hasattr(bounds, "ub"):
+        # scipy.optimize.Bounds, which SciPy users pass (ours is a class of its own)
+        bounds = Bounds(bounds.lb, bounds.ub, getattr(bounds, "keep_feasible", False))
+    elif not isinstance(bounds, Bounds):
         lb, ub = zip(*bounds)
         bounds = Bounds([-numpy.inf if v is None else float(v) for v in lb],
                         [numpy.inf if v is None else float(v) for v in ub])

@@ -36,14 +36,15 @@ def check(got, ref, key="df"):
     err = np.nan_to_num(np.abs(host(got.error)) + np.abs(np.asarray(ref.error)), posinf=0.0)
     bad = ~(np.abs(g - r) <= tol * (1 + np.abs(r)) + 10 * err) & ~(np.isnan(g) & np.isnan(r))
     assert not bad.any(), "{}: ours {} SciPy's {} error {}".format(key, g[bad][:10], r[bad][:10], err[bad][:10])
-    # Where the derivative is below sqrt(eps) of the problem's scale (an exact zero, a root of f'),
-    # the relative tolerance sqrt(eps)*|df| lies under the estimate's rounding noise, so the noise
-    # decides the iteration that converges and the status (0, -1, -2): reversing rosen's sum changes
-    # 3-6 of SciPy's own 25 Hessian statuses, and its d(r cos phi)/d(theta) is c*sum(w), weights that
-    # sum to zero only to rounding. Those are compared by value only (above).
+    # Where the derivative is small against the problem's scale (an exact zero, a root of f'), the
+    # tolerance sqrt(eps)*|df| meets the estimate's error floor (rounding eps*|f|/h against an
+    # order-8 truncation: about eps**0.9 of |f| at best), and rounding decides the iteration that
+    # converges and the status (0, -1, -2): SciPy's own float32 nit passes 3 on 333 of 400,000
+    # random points of `wave`, all within 0.0056 of the scale; reversing rosen's sum changes 3-6 of
+    # its 25 Hessian statuses. Below eps**(1/4) of the scale they are compared by value only (above).
     finite = np.abs(r[np.isfinite(r)])
     scale = finite.max(initial=0.0)
-    decided = ~(np.abs(r) <= np.sqrt(np.finfo(r.dtype).eps) * scale)
+    decided = ~(np.abs(r) <= np.finfo(r.dtype).eps ** 0.25 * scale)
     gs, rs = host(got.status)[decided], np.asarray(ref.status)[decided]
     assert (gs != rs).sum() <= max(1, 0.05 * rs.size), "status: ours {} SciPy's {}".format(gs, rs)
     if "nit" in ref:

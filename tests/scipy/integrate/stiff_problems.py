@@ -44,4 +44,4 @@ def problems(xp):
         "vdp1000": (vdp, vdp_jac, [0, 1000], [2.0, 0.0], np.linspace(0, 1000, 6), None),
         "linear": (lin, lin_jac, [0, 3], list(y0), np.linspace(0, 3, 7),
                    lambda t: V @ (c[:, None] * np.exp(L[:, None] * np.asarray(t)[None, :]))),
-    }, A
+    }, Ad  # the matrix in xp: the device tests pass it as `jac`

@@ -62,6 +62,9 @@ def test_random_quadratic_active_bounds(host_optimize, n):
     opts = {"ftol": 1e-14, "gtol": 1e-10}
     r = host_optimize.minimize(f, x0, jac=g, bounds=host_optimize.Bounds(lb, ub), method="L-BFGS-B", options=opts)
     ref = so.minimize(f, x0, jac=g, bounds=so.Bounds(lb, ub), method="L-BFGS-B", options=opts)
+    # SciPy's own Bounds object, as SciPy users pass it (it raised TypeError on the device)
+    theirs = host_optimize.minimize(f, x0, jac=g, bounds=so.Bounds(lb, ub), method="L-BFGS-B", options=opts)
+    np.testing.assert_array_equal(theirs.x, r.x)
     assert r.success and ref.success
     # a strictly convex quadratic over a box: one minimizer, found by both to the tolerances
     np.testing.assert_allclose(r.x, ref.x, rtol=1e-6, atol=1e-8)
