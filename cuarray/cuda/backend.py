@@ -5,6 +5,10 @@ for a test and deselected after it, so that nothing outside the runtime swaps a 
 class's attributes.
 
 A `Backend` names what it replaces; a field left None is the real runtime's:
+  core             a stand-in for cuda.core (`_backend.core()`)
+  properties       a simulated device's properties (`device.simulate`): no driver, no ordinal check
+  observer         the observer of copies, library calls, pool misses and compiles (`_observe`)
+  allocator        what `alloc` uses (`memory.set_allocator`)
   launch           the raw launch ``f(stream, config, kernel, *args)`` (None: picked at the first
                    launch, cuLaunchKernel from C or cuda.core's `launch`; `launch.implementation`)
   launch_config    ``f(grid, block, shared_mem)`` -> the config a launch takes (None: cached
@@ -21,7 +25,10 @@ A `Backend` names what it replaces; a field left None is the real runtime's:
                    the address of words that no memset zeroes, handed out from the first word on
                    (None: zeroed slabs from the pool)
 
-A backend also owns the tables of what was made for it (`table`): the launch configs, the kernel
+Those four are set when the backend is selected and put back as they were when the one it was
+selected from is selected again (`use`'s exit); None: the backend keeps them as they are (a
+recorder selected inside an installed fake device keeps its simulated device). A backend also owns
+the tables of what was made for it (`table`): the launch configs, the kernel
 families' kernels, the device error records, the launch hook. Selecting another backend makes its
 tables current, and selecting the first one again brings its own back, so a fake launch config or
 placeholder kernel is never seen by a real launch, nor a real one by the fake device.
@@ -32,9 +39,9 @@ the new one. That is the only time a backend is read: the launch path reads its 
 it did before backends existed (one global read per launch, no attribute chain), so the seam costs
 the hot path nothing. Not thread-local: like a launch hook, a selected backend is the process's.
 
-Beside it, older single-purpose seams stay where they are: `_backend.use_core` (a stand-in for
-cuda.core), `device.simulate` (a simulated device's properties), `_observe.set_observer` (copies,
-library calls, compiles), `memory.set_allocator` and `launch.set_launch_hook`.
+The single-purpose setters under those four (`_backend.use_core`, `device.simulate`,
+`_observe.set_observer`, `memory.set_allocator`) and `launch.set_launch_hook` stay public for
+tools and tests that want one thing only; a backend is how a whole stand-in runtime is put in.
 """
 
 from __future__ import annotations
@@ -48,10 +55,14 @@ __all__ = ["Backend", "CUDA", "use", "select", "selected", "on_select"]
 class Backend:
     """What the runtime runs on; see the module's docstring for each field."""
 
-    def __init__(self, name: str, *, launch=None, launch_config=None, family_kernels=None,
-                 engine_kernel=None, contexts_current: bool = False, replay_costs=None,
-                 counter_slab=None):
+    def __init__(self, name: str, *, core=None, properties=None, observer=None, allocator=None,
+                 launch=None, launch_config=None, family_kernels=None, engine_kernel=None,
+                 contexts_current: bool = False, replay_costs=None, counter_slab=None):
         self.name = name
+        self.core = core
+        self.properties = properties
+        self.observer = observer
+        self.allocator = allocator
         self.launch = launch
         self.launch_config = launch_config
         self.family_kernels = family_kernels
@@ -60,6 +71,7 @@ class Backend:
         self.replay_costs = replay_costs
         self.counter_slab = counter_slab
         self._tables: dict = {}
+        self._parent = None  # the backend this one was last selected from
 
     def table(self, name: str, make=dict):
         """This backend's table `name` (made by `make()` on first use): what a module made for it
@@ -68,6 +80,18 @@ class Backend:
         if t is None:
             t = self._tables[name] = make()
         return t
+
+    def swap(self, prev: "Backend", field: str, current, put) -> None:
+        """Select this backend's setting `field` (`core`, `properties`, `observer`, `allocator`),
+        `current` being the setting now and ``put(value)`` its setter: going back from `prev` to the
+        backend it was selected from, what was there before `prev` put its own is put back; else
+        this backend's own is put (`current` kept for its way back), where it has one."""
+        if prev._parent is self:
+            if getattr(prev, field) is not None:
+                put(prev._tables.pop("before " + field))
+        elif getattr(self, field) is not None:
+            self._tables["before " + field] = current
+            put(getattr(self, field))
 
     def __repr__(self) -> str:
         return "<cuarray.cuda.backend.Backend {}>".format(self.name)
@@ -95,7 +119,8 @@ def selected() -> Backend:
 
 
 def select(backend: Backend) -> Backend:
-    """Make `backend` the process's backend; returns the previous one (select it again to go back)."""
+    """Make `backend` the process's backend; returns the previous one (select it again to go back:
+    the settings `backend` put are then put back)."""
     global _selected
     if not isinstance(backend, Backend):
         raise TypeError("select() takes a Backend, got {}".format(type(backend).__name__))
@@ -104,6 +129,8 @@ def select(backend: Backend) -> Backend:
         if backend is not prev:
             for fn in _selectors:
                 fn(prev, backend)
+            if prev._parent is not backend:
+                backend._parent = prev
             _selected = backend
     return prev
 

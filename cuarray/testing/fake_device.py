@@ -3,9 +3,9 @@ device memory from a fake backing allocator, no-op launches, placeholder kernels
 SM count and shared memory. Importable without a GPU; `import cuarray` does not load it. cuarray
 itself knows nothing of it: it chooses cuda.core's launch through the documented switch
 `CUARRAY_PURE_PYTHON_LAUNCH=1` (the C launch path is never handed a fake kernel, even on a machine
-with a driver) and stands in for the device through the runtime's seams: a selected backend
-(`cuarray.cuda.backend`: the launch, kernel loading, the tables made for them), `device.simulate`,
-`_backend.use_core`, the compile observer. It assigns nothing of cuarray
+with a driver) and stands in for the device by selecting a backend (`cuarray.cuda.backend`: the
+allocator, cuda.core, the device's properties, the compile observer, the launch, kernel loading,
+and the tables made for them). It assigns nothing of cuarray
 (tests/testing/test_fake_device_seams_cpu.py); what it replaces for the tests is listed below.
 
 - `FakeBacking`: the allocator under a `MemoryPool` (increasing fake addresses; records mallocs,
@@ -48,7 +48,7 @@ import cuarray
 
 from .._core import dtypes as _dtypes
 from .._core.ndarray import ndarray
-from ..cuda import _backend, _observe, backend, caches, device, kernel_family, memory
+from ..cuda import backend, caches, kernel_family, memory
 from ..cuda import device as _device
 from ..cuda.memory import _BackingOutOfMemory
 
@@ -252,11 +252,19 @@ PROPERTIES = {"multiprocessor_count": SM_COUNT, "max_shared_memory_per_block": S
 # device's cheaper graph launch was measured (`fusion/replay.py`, GRAPH_LAUNCH).
 FAKE_REPLAY_COSTS = (1.0, 2)  # (GRAPH_LAUNCH, MIN_SAVED)
 
-# The backend `install` selects for good: the launch is cuda.core's (`FakeCore`'s, a no-op), and the
-# fused reductions' counter words are a slab that never fills (a real one is zeroed by a memset,
-# which the fake device cannot make), its words counted up from far below the pool.
-INSTALLED = backend.Backend("fake device (installed)", replay_costs=FAKE_REPLAY_COSTS,
-                            counter_slab=(_FakeSlab(), -(1 << 30)))
+
+def installed_backend() -> backend.Backend:
+    """The backend `install` selects for good: memory from a `FakeBacking` at addresses above 2**39,
+    far from any integer argument a test compares (sizes, strides); a simulated device
+    (`PROPERTIES`), whose every thread's first launch makes a (fake) context current with no
+    driver call; cuda.core's launch (`FakeCore`'s, a no-op); `FakeCompiles` as the compile
+    observer; graph replay's launch-count costs; and for the fused reductions' counter words a
+    slab that never fills (a real one is zeroed by a memset, which the fake device cannot make),
+    its words counted up from far below the pool."""
+    pool = memory.MemoryPool(backing=FakeBacking(start=1 << 40))
+    return backend.Backend("fake device (installed)", core=FakeCore, properties=PROPERTIES,
+                           observer=FakeCompiles(), allocator=pool.malloc, replay_costs=FAKE_REPLAY_COSTS,
+                           counter_slab=(_FakeSlab(), -(1 << 30)))
 
 
 def install():
@@ -269,13 +277,7 @@ def install():
     # cleanly, as on a machine without one. (Read by cuInit: only before the process's first.)
     os.environ["CUDA_VISIBLE_DEVICES"] = ""
     caches.clear()  # what was made before (a launch config, a kernel) is not the fake device's
-    # addresses above 2**39, far from any integer argument a test compares (sizes, strides)
-    memory.set_allocator(memory.MemoryPool(backing=FakeBacking(start=1 << 40)).malloc)
-    # Every thread's first launch makes a (fake) context current, as on a device: no driver call.
-    device.simulate(PROPERTIES)
-    _backend.use_core(FakeCore)
-    _observe.set_observer(FakeCompiles())
-    backend.select(INSTALLED)
+    backend.select(installed_backend())
 
 
 def _host_only(offset=0):
@@ -317,40 +319,38 @@ def _placeholder_engine_kernel(definition, layout, ndim, index_t):
     return (definition.name, layout, ndim, index_t)
 
 
-def recorder_backend(calls: list) -> backend.Backend:
+def recorder_backend(calls: list, **fields) -> backend.Backend:
     """The recorder's backend (`cuarray.cuda.backend`): every launch appended to `calls` as
     (stream, config, kernel, args), configs ``("cfg", grid, block, shared_mem)``, placeholder kernels,
-    the calling thread's context current with no driver, graph replay's costs as `install` has them,
-    and tables of its own (launch configs, kernel families' kernels, device error records: a
-    gather's record in fake memory is never read by a later test's synchronisation)."""
+    memory from a `FakeBacking` past 2**40, the calling thread's context current with no driver,
+    graph replay's costs as `install` has them, and tables of its own (launch configs, kernel
+    families' kernels, device error records: a gather's record in fake memory is never read by a
+    later test's synchronisation); `fields` are further `Backend` fields (`properties`, `observer`)."""
     return backend.Backend("fake device (recording)", launch=lambda *a: calls.append(a),
                            launch_config=_placeholder_config, family_kernels=_placeholder_family_kernels,
                            engine_kernel=_placeholder_engine_kernel, contexts_current=True,
-                           replay_costs=FAKE_REPLAY_COSTS)
+                           replay_costs=FAKE_REPLAY_COSTS,
+                           allocator=memory.MemoryPool(backing=_host_only()).malloc, **fields)
 
 
 @contextlib.contextmanager
-def recording(forget=None):
+def recording(forget=None, **fields):
     """The host path with no device: every launch is recorded (stream, config, kernel, args), a
     kernel is a placeholder `(name, layout, ndim, index type)`, memory comes from a FakeBacking.
     The recorder is a backend (`recorder_backend`) selected for the block, with its own tables of
     launch configs and kernels (a family's kernel is its name expression). With `forget` (by default
     where a device is, the only place a real kernel can be prepared) the registered caches are
     emptied on entry and exit (`forget_prepared_launches`), so no placeholder reaches a later GPU
-    test and no real kernel reaches this one."""
+    test and no real kernel reaches this one. `fields`: further `Backend` fields of the recorder."""
     if forget is None:
         forget = cuarray.is_available()
     calls = []
     if forget:
         forget_prepared_launches()
-    with backend.use(recorder_backend(calls)):
-        pool = memory.MemoryPool(backing=_host_only())
-        prev = memory.get_allocator()
-        memory.set_allocator(pool.malloc)
+    with backend.use(recorder_backend(calls, **fields)):
         try:
             yield calls
         finally:
-            memory.set_allocator(prev)
             if forget:
                 forget_prepared_launches()
 
@@ -368,15 +368,9 @@ def recording_fake_compiles(observer=None):
     `FakeCompiles`, by default a new one) as the compile observer, as the distributed tests' fake
     runtime runs: generated kernels (reductions, scans) are compiled to FakeKernels, which no cache
     may keep past the block."""
-    simulated = device._simulated
-    with recording(forget=True) as calls:
-        device.simulate(PROPERTIES)
-        prev = _observe.set_observer(FakeCompiles() if observer is None else observer)
-        try:
-            yield calls
-        finally:
-            _observe.set_observer(prev)
-            device.simulate(simulated)
+    with recording(forget=True, properties=PROPERTIES,
+                   observer=FakeCompiles() if observer is None else observer) as calls:
+        yield calls
 
 
 # -- host copies of modules -------------------------------------------------------------------------

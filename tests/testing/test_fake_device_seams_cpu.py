@@ -108,10 +108,16 @@ def test_the_check_sees_each_kind_of_patch():
     assert len(writes_into_cuarray(src)) == 8
 
 
+def _replaced():
+    """What the recorder replaces, as the runtime reads it."""
+    return (launch._configs, launch._hook, launch.launch_config, kernel_family._cache, kernel_family.load_kernels,
+            device_errors._buffers, device_errors._pending, elementwise.Definition._kernel,
+            (replay.GRAPH_LAUNCH, replay.MIN_SAVED), reduction._counter_slabs, device._tls.active_context,
+            _settings())
+
+
 def test_recording_selects_a_backend_and_gives_everything_back():
-    before = (launch._configs, launch._hook, launch.launch_config, kernel_family._cache, kernel_family.load_kernels,
-              device_errors._buffers, device_errors._pending, elementwise.Definition._kernel,
-              (replay.GRAPH_LAUNCH, replay.MIN_SAVED), reduction._counter_slabs, device._tls.active_context)
+    before = _replaced()
     hook = lambda raw, stream, config, kernel, args: raw(stream, config, kernel, *args)  # noqa: E731
     with fake_device.recording(forget=False) as calls:
         b = backend.selected()
@@ -122,9 +128,7 @@ def test_recording_selects_a_backend_and_gives_everything_back():
         cuarray.multiply(a, 2.0, out=a)
         launch.set_launch_hook(hook)  # a hook set here goes with the recorder
         assert calls and calls[0][1][0] == "cfg" and "multiply" in calls[0][2][0] and calls[0][2][1] == "vec"
-    after = (launch._configs, launch._hook, launch.launch_config, kernel_family._cache, kernel_family.load_kernels,
-             device_errors._buffers, device_errors._pending, elementwise.Definition._kernel,
-             (replay.GRAPH_LAUNCH, replay.MIN_SAVED), reduction._counter_slabs, device._tls.active_context)
+    after = _replaced()
     assert backend.selected() is backend.CUDA
     for was, now in zip(before, after):
         assert now is was or now == was, (was, now)
@@ -166,3 +170,31 @@ def test_a_module_imported_under_a_backend_takes_it():
 def test_select_takes_a_backend():
     with pytest.raises(TypeError, match="Backend"):
         backend.select(object())
+
+
+def _settings():
+    from cuarray.cuda import _backend, _observe, memory
+    return _backend._core_override, device._simulated, _observe.get_observer(), memory._chosen
+
+
+def test_the_settings_a_backend_sets_are_put_back_as_they_were():
+    from cuarray.cuda import memory
+    before = _settings()
+    obs = fake_device.FakeCompiles()
+    alloc = memory.MemoryPool(backing=fake_device.FakeBacking()).malloc
+    outer = backend.Backend("outer", core=fake_device.FakeCore, properties=fake_device.PROPERTIES,
+                            observer=obs, allocator=alloc)
+    mine = (fake_device.FakeCore, fake_device.PROPERTIES, obs, alloc)
+    with backend.use(outer):
+        assert _settings() == mine
+        with backend.use(backend.Backend("sets none")):  # the outer's stay
+            assert _settings() == mine
+        with fake_device.recording(forget=False):  # its own allocator; the outer's device and observer
+            assert _settings()[:3] == mine[:3] and _settings()[3] != alloc
+        with fake_device.recording_fake_compiles() as calls:  # its own observer, the outer's after it
+            assert _settings()[2] is not obs and isinstance(_settings()[2], fake_device.FakeCompiles)
+            a = cuarray.empty(100, np.float32)
+            cuarray.multiply(a, 2.0, out=a)
+            assert len(calls) == 1
+        assert _settings() == mine
+    assert _settings() == before
