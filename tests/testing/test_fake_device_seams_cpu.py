@@ -68,7 +68,7 @@ def writes_into_cuarray(source: str, package: str = "cuarray.testing") -> list:
         if isinstance(node, ast.Call):
             f = node.func
             if isinstance(f, ast.Attribute) and f.attr in ("setattr", "delattr", "setitem", "delitem"):
-                out.append("{}(...)".format(ast.unparse(f)))
+                out.append("{}({}, ...)".format(ast.unparse(f), ", ".join(ast.unparse(a) for a in node.args[:2])))
             elif isinstance(f, ast.Name) and f.id in ("setattr", "delattr") and node.args:
                 root, text = _root(node.args[0]) if not isinstance(node.args[0], ast.Name) else \
                     (node.args[0].id, node.args[0].id)
