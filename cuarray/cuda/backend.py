@@ -81,12 +81,17 @@ class Backend:
             t = self._tables[name] = make()
         return t
 
+    def returns_from(self, prev: "Backend") -> bool:
+        """Whether selecting this backend after `prev` goes back to the one `prev` was selected from
+        (`use`'s exit), rather than in to a new one."""
+        return prev._parent is self
+
     def swap(self, prev: "Backend", field: str, current, put) -> None:
         """Select this backend's setting `field` (`core`, `properties`, `observer`, `allocator`),
         `current` being the setting now and ``put(value)`` its setter: going back from `prev` to the
         backend it was selected from, what was there before `prev` put its own is put back; else
         this backend's own is put (`current` kept for its way back), where it has one."""
-        if prev._parent is self:
+        if self.returns_from(prev):
             if getattr(prev, field) is not None:
                 put(prev._tables.pop("before " + field))
         elif getattr(self, field) is not None:

@@ -61,16 +61,17 @@ os.register_at_fork(after_in_child=_reset_after_fork)
 
 
 def _select(prev, new) -> None:
-    """The backend seam (`backend.on_select`): under a backend whose contexts count as current (the
-    fake device's, which has none) the selecting thread's current device's context is current, so
-    its launches make no driver call; going back restores what this thread had. A backend's
-    `properties` simulate the device while it is selected."""
+    """The backend seam (`backend.on_select`): a backend's `properties` simulate the device while it
+    is selected; under a backend whose contexts count as current (the fake device's recorder, which
+    has none) the selecting thread's current device's context is current, so its launches make no
+    driver call, and going back restores what this thread had."""
     new.swap(prev, "properties", _simulated, simulate)
-    prev.table("device")["active context"] = _tls.active_context
-    if new.contexts_current:
+    if new.returns_from(prev):
+        if prev.contexts_current:
+            _tls.active_context = prev.table("device").pop("active context")
+    elif new.contexts_current:
+        new.table("device")["active context"] = _tls.active_context
         _tls.active_context = _tls.device_id
-    else:
-        _tls.active_context = new.table("device").get("active context")
 
 
 _seam.on_select(_select)
