@@ -25,13 +25,13 @@ A `Backend` names what it replaces; a field left None is the real runtime's:
                    the address of words that no memset zeroes, handed out from the first word on
                    (None: zeroed slabs from the pool)
 
-Those four are set when the backend is selected and put back as they were when the one it was
-selected from is selected again (`use`'s exit); None: the backend keeps them as they are (a
-recorder selected inside an installed fake device keeps its simulated device). A backend also owns
-the tables of what was made for it (`table`): the launch configs, the kernel
-families' kernels, the device error records, the launch hook. Selecting another backend makes its
-tables current, and selecting the first one again brings its own back, so a fake launch config or
-placeholder kernel is never seen by a real launch, nor a real one by the fake device.
+The first four, `contexts_current` and `replay_costs` are set when the backend is selected and
+put back as they were when the one it was selected from is selected again (`use`'s exit); None
+keeps them as they are (a recorder selected inside an installed fake device keeps its simulated
+device). A backend also owns the tables of what was made for it (`table`): the launch configs, the
+kernel families' kernels, the device error records, the launch hook. Selecting another backend
+makes its tables current, and selecting the first one again brings its own back, so a fake launch
+config or placeholder kernel is never seen by a real launch, nor a real one by the fake device.
 
 How a module takes part: it registers one function with `on_select` at import, which is called with
 (the backend selected until now, the one selected now) and rebinds the module's own globals from
