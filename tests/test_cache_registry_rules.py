@@ -5,8 +5,8 @@ so `cuarray.cuda.cache_info()` lists it and `clear_caches()` (and the fake devic
 What the check finds (an AST scan of every module):
 
 - a module-level dict, list or set (a literal, a comprehension, or `dict()`, `defaultdict()`,
-  `OrderedDict()`, `WeakKeyDictionary()`...) that a function of the module writes: an item stored
-  or deleted, a mutating method called (`setdefault`, `update`, `append`, `add`...), or the name
+  `OrderedDict()`, `WeakKeyDictionary()`, a backend's `table(...)`...) that a function of the
+  module writes: an item stored or deleted, a mutating method called (`setdefault`, `update`, `append`, `add`...), or the name
   rebound under `global`. A list written only at a constant index (``_flag[0] = True``) is a
   mutable cell, a setting rather than a memo, and is not reported;
 - a function decorated with `functools.lru_cache` or `functools.cache`.
@@ -28,8 +28,9 @@ import re
 
 PKG = pathlib.Path(__file__).resolve().parent.parent / "cuarray"
 
+# ("table": a backend's table, `cuda/backend.py`, which a module's globals start as)
 _CONTAINER_CALLS = {"dict", "list", "set", "defaultdict", "OrderedDict", "WeakKeyDictionary",
-                    "WeakValueDictionary", "WeakSet", "deque", "Counter"}
+                    "WeakValueDictionary", "WeakSet", "deque", "Counter", "table"}
 _MUTATORS = {"setdefault", "update", "append", "add", "extend", "insert", "appendleft", "__setitem__",
              "pop", "popitem", "remove", "discard", "clear"}
 
@@ -193,6 +194,8 @@ NOT_A_DEVICE_CACHE = {
     "cuda/_memory_base.py::_release_hooks": "hooks run when the pool releases memory (callables)",
     "cuda/_sync_hooks.py::_hooks": "callbacks after a synchronisation (callables)",
     "cuda/caches.py::_entries": "the registry itself",
+    "cuda/backend.py::_selectors": "each module's function that rebinds its globals to a selected backend "
+                                   "(code; what they bind is registered where it is made)",
     "cuda/compiler.py::_header_dirs": "header directories found (paths)",
     "cuda/compiler.py::_headers_digest": "a hash of the header files (a string)",
     "cuda/compiler.py::_toolchain_id": "the compiler's identity (a string)",
@@ -248,7 +251,7 @@ NOT_A_DEVICE_CACHE = {
     "testing/fake_device.py::_buffers": "the fake device's host allocations (the test double's memory)",
 }
 
-NOT_A_DEVICE_CACHE_MAX = 107
+NOT_A_DEVICE_CACHE_MAX = 108
 
 
 # Files that may hold a memo at all (a module-level container, a memoised function): the others

@@ -26,6 +26,7 @@ import threading
 import numpy
 
 from ..cuda import _sync_hooks
+from ..cuda import backend as _seam
 from ..cuda import device as _device
 from .ndarray import ndarray
 
@@ -39,9 +40,14 @@ _POWER_MESSAGE = "Integers to negative integer powers are not allowed."
 
 _U64 = numpy.dtype(numpy.uint64)
 _sync_checks = os.environ.get("CUARRAY_SYNC_INDEX_CHECKS", "") not in ("", "0")
-_buffers: dict = {}   # device id -> uint64[4] device array {flag, value, axis, size}
-_pending: set = set()  # devices with kernels launched since their buffer was last read
-_sites: dict = {}  # device id -> the operation of its first launch since the buffer was last read
+# The selected backend's (`_select`): a record in the fake device's memory is never read by a real
+# synchronisation, nor a real one by the fake device.
+# _buffers: device id -> uint64[4] device array {flag, value, axis, size}; _pending: devices with
+# kernels launched since their buffer was last read; _sites: device id -> the operation of its first
+# launch since then.
+_buffers: dict = _seam.CUDA.table("error buffers")
+_pending: set = _seam.CUDA.table("pending error records", set)
+_sites: dict = _seam.CUDA.table("error sites")
 _new_buffer_lock = threading.Lock()
 # flag value -> make_error(value, axis, size) for the errors other than an index's (flag 1) that a
 # routine records through `cuarray::device_error` (e.g. solve_triangular's zero diagonal, 2)
@@ -189,3 +195,14 @@ def raise_now(make_error) -> None:
 
 # Out-of-bounds indices found by device kernels surface at the next synchronisation.
 _sync_hooks.register(check_index_errors)
+
+
+def _select(prev, new) -> None:
+    """The backend seam (`cuda.backend.on_select`): the error records are `new`'s."""
+    global _buffers, _pending, _sites
+    with _new_buffer_lock:
+        _buffers, _pending, _sites = (new.table("error buffers"), new.table("pending error records", set),
+                                      new.table("error sites"))
+
+
+_seam.on_select(_select)

@@ -31,6 +31,7 @@ import string
 
 import numpy
 
+from ..cuda import backend as _seam
 from ..cuda import caches as _caches
 from ..cuda import kernel_family as _kernel_family
 from ..cuda import launch as _launch
@@ -626,3 +627,16 @@ def _prod(shape) -> int:
     for s in shape:
         n *= s
     return n
+
+
+_compiled_kernel = Definition._kernel
+
+
+def _select(prev, new) -> None:
+    """The backend seam (`cuda.backend.on_select`): a Definition's kernels are `new`'s
+    `engine_kernel`'s where it has one (the fake device's placeholders, which no Definition keeps),
+    else compiled from its source. Bound into the class here, once, so a launch pays nothing for it."""
+    Definition._kernel = _compiled_kernel if new.engine_kernel is None else new.engine_kernel
+
+
+_seam.on_select(_select)

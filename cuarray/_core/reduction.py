@@ -46,6 +46,7 @@ import threading
 
 import numpy
 
+from ..cuda import backend as _seam
 from ..cuda import caches as _caches
 from ..cuda import kernel_family as _kernel_family
 from ..cuda import device as _device
@@ -422,7 +423,7 @@ def _no_launch(head, y_ptr) -> None:
 # kernel. Kernels of one stream run one after the other, so they share both; kernels of other
 # streams have their own. A stream keeps its workspace (a few KiB) for the life of the process.
 _workspaces: dict = {}
-_counter_slabs: dict = {}  # device -> [MemoryPointer of _SLAB words, next free word]
+_counter_slabs: dict = _seam.CUDA.table("counter slabs")  # device -> [MemoryPointer of _SLAB words, next free word]
 _SLAB = 1024
 
 
@@ -492,6 +493,20 @@ def _new_counter(dev: int) -> int:
     ptr = slab[0].ptr + 4 * slab[1]
     slab[1] += 1
     return ptr
+
+
+def _select(prev, new) -> None:
+    """The backend seam (`cuda.backend.on_select`): the counter slabs are `new`'s; a backend's own
+    `counter_slab` ((slab, first word): words no memset zeroes, the fake device's) is device 0's."""
+    global _counter_slabs
+    with _workspace_lock:
+        slabs = new.table("counter slabs")
+        if new.counter_slab is not None and 0 not in slabs:
+            slabs[0] = list(new.counter_slab)
+        _counter_slabs = slabs
+
+
+_seam.on_select(_select)
 
 
 _template_parts: tuple = ()

@@ -13,6 +13,8 @@ import functools
 import os
 import threading
 
+from . import backend as _seam
+
 __all__ = [
     "CUDARuntimeError",
     "NoDeviceError",
@@ -80,6 +82,14 @@ def use_core(module) -> None:
     (`cuarray.testing.fake_device`) hands its no-op launch and context-less devices here."""
     global _core_override
     _core_override = module
+
+
+def _select(prev, new) -> None:
+    """The backend seam (`backend.on_select`): `new.core` stands in for cuda.core while selected."""
+    new.swap(prev, "core", _core_override, use_core)
+
+
+_seam.on_select(_select)
 
 
 def core():

@@ -15,6 +15,8 @@ and nvrtc(), called before each NVRTC compile (`compiler.compile_cubin`).
 
 from __future__ import annotations
 
+from . import backend as _seam
+
 __all__ = ["set_observer", "get_observer", "kernel_names"]
 
 observer = None
@@ -34,3 +36,11 @@ def set_observer(obs):
 
 def get_observer():
     return observer
+
+
+def _select(prev, new) -> None:
+    """The backend seam (`backend.on_select`): `new.observer` observes while it is selected."""
+    new.swap(prev, "observer", observer, set_observer)
+
+
+_seam.on_select(_select)

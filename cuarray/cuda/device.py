@@ -26,6 +26,7 @@ import threading
 
 from . import _backend
 from . import _kernel_cache
+from . import backend as _seam
 from . import _sync_hooks
 
 __all__ = ["Device", "get_device_id", "get_device_count", "synchronize", "enable_peer_access",
@@ -57,6 +58,23 @@ def _reset_after_fork() -> None:
 
 
 os.register_at_fork(after_in_child=_reset_after_fork)
+
+
+def _select(prev, new) -> None:
+    """The backend seam (`backend.on_select`): a backend's `properties` simulate the device while it
+    is selected; under a backend whose contexts count as current (the fake device's recorder, which
+    has none) the selecting thread's current device's context is current, so its launches make no
+    driver call, and going back restores what this thread had."""
+    new.swap(prev, "properties", _simulated, simulate)
+    if new.returns_from(prev):
+        if prev.contexts_current:
+            _tls.active_context = prev.table("device").pop("active context")
+    elif new.contexts_current:
+        new.table("device")["active context"] = _tls.active_context
+        _tls.active_context = _tls.device_id
+
+
+_seam.on_select(_select)
 
 
 def get_device_id() -> int:

@@ -38,6 +38,7 @@ import threading
 
 import numpy
 
+from . import backend as _seam
 from . import caches as _caches
 from . import compiler as _compiler
 from . import device as _device
@@ -68,14 +69,23 @@ CTYPES = {
 _QUALIFIERS = ("const", "volatile", "__restrict__", "__restrict", "restrict")
 _families: list = []
 # The one compile cache: (family, specs, options, variant, device id) -> tuple of Kernels, and
-# ("generated", key, device id) -> the kernel of an engine-generated source (`generated`).
-_cache: dict = {}
+# ("generated", key, device id) -> the kernel of an engine-generated source (`generated`); the
+# selected backend's (`_select`).
+_cache: dict = _seam.CUDA.table("kernel families")
 _guard = threading.Lock()
 
 
 def families() -> tuple:
     """Every KernelFamily created so far (the drift test imports the modules that define them)."""
     return tuple(_families)
+
+
+def forget_families(gone) -> None:
+    """Leave the families `gone` out of `families()` from now on: a private copy's of a module that
+    declares families (the fake device's `host_modules`), so that each name lists its real module's."""
+    ids = {id(f) for f in gone}
+    with _guard:
+        _families[:] = [f for f in _families if id(f) not in ids]
 
 
 def split_top(text: str, sep: str = ",") -> list:
@@ -357,14 +367,17 @@ class Skeleton:
         return "<Skeleton {} ({})>".format(self.name, ", ".join(self.signatures))
 
 
-def load_kernels(family: KernelFamily, names: tuple, options: tuple, variant: tuple = (), pick=None) -> tuple:
+def _compiled_kernels(family: KernelFamily, names: tuple, options: tuple, variant: tuple = (), pick=None) -> tuple:
     """cuda.core Kernels for the name expressions `pick` (default: all of `names`) of `family` (its
     source for `variant`), all `names` compiled in one module (`compiler.compile_module`: the disk
-    cache, NVRTC on a miss). The fake device of the CPU tests (cuarray.testing.fake_device's
-    recorder) replaces this with placeholders named by the expressions."""
+    cache, NVRTC on a miss). A backend's `family_kernels` stands in for it
+    (`_select`: the fake device's recorder gives placeholders named by the expressions)."""
     mod = _compiler.compile_module(family.source(*variant), name_expressions=names, options=options,
                                    name=family.name)
     return tuple(mod.get_function(n).kernel for n in (names if pick is None else pick))
+
+
+load_kernels = _compiled_kernels  # (the selected backend's: `_select`)
 
 
 def generated(key, build, *, options=(), user_source=None):
@@ -398,8 +411,19 @@ def clear() -> None:
         _cache.clear()
 
 
-# (read at each call: the fake device's `recording()` puts a fresh dict in its place for a test)
+# (read at each call: the selected backend's table)
 _caches.register("kernel families", count=lambda: len(_cache), clear=clear)
+
+
+def _select(prev, new) -> None:
+    """The backend seam (`backend.on_select`): the kernels loaded and their loader are `new`'s."""
+    global _cache, load_kernels
+    with _guard:
+        _cache = new.table("kernel families")
+    load_kernels = _compiled_kernels if new.family_kernels is None else new.family_kernels
+
+
+_seam.on_select(_select)
 
 
 _TEMPLATE_TAIL = re.compile(r"template\s*<(?P<t>[^{};]*)>\s*$")

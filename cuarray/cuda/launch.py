@@ -33,6 +33,7 @@ import numpy
 
 from . import _backend, nvtx
 from . import _driver_objects
+from . import backend as _seam
 from . import caches as _caches
 from . import device as _device
 from . import stream as _stream
@@ -42,8 +43,8 @@ __all__ = ["launch", "enqueue", "set_launch_hook", "get_launch_hook", "launch_co
            "launch_struct", "hold_enqueue"]
 
 
-_configs: dict = {}
-# (read at each call: the fake device's `recording()` puts a fresh dict in its place for a test)
+_configs: dict = _seam.CUDA.table("launch configs")
+# (read at each call: the selected backend's, `_select`)
 _caches.register("launch configs", count=lambda: len(_configs), clear=lambda: _configs.clear())
 _raw = None   # the raw launch function, picked on first use (`_pick`)
 _native = None  # _launchcore.enqueue once `_pick` configured it
@@ -194,9 +195,26 @@ def hold_enqueue(holder) -> None:
 
 
 def reset() -> None:
-    """Make the next launch pick its path and hook again (`_first_enqueue`): after a test double
-    (`cuarray.testing.fake_device.recording`) restored the raw launch and the hook it replaced."""
+    """Make the next launch pick its path and hook again (`_first_enqueue`)."""
     _set_enqueue(_first_enqueue)
+
+
+def _select(prev, new) -> None:
+    """The backend seam (`backend.on_select`): the raw launch, the hook, the launch configs and the
+    config maker become `new`'s (`prev`'s kept in its table for its return); `enqueue` is installed
+    again, so the hot path reads the same globals under any backend."""
+    global _raw, _hook, _configs, launch_config
+    kept = prev.table("launch")
+    kept["raw"], kept["hook"] = _raw, _hook
+    mine = new.table("launch")
+    _raw = new.launch if new.launch is not None else mine.get("raw")
+    _hook = mine.get("hook")
+    _configs = new.table("launch configs")
+    launch_config = _launch_config if new.launch_config is None else new.launch_config
+    if new.launch is not None:
+        _install()
+    else:
+        reset()  # a real launch picks its path and hook at its first call, as at start-up
 
 
 def set_launch_hook(hook):
@@ -218,7 +236,7 @@ def get_launch_hook():
     return _hook
 
 
-def launch_config(grid, block, shared_mem: int = 0, cooperative: bool = False):
+def _launch_config(grid, block, shared_mem: int = 0, cooperative: bool = False):
     """A cached LaunchConfig (`_driver_objects`: cuda.core's fields, no cuda.core) for (grid,
     block, shared_mem[, cooperative launch])."""
     key = (grid, block, shared_mem) if not cooperative else (grid, block, shared_mem, True)
@@ -226,6 +244,9 @@ def launch_config(grid, block, shared_mem: int = 0, cooperative: bool = False):
     if cfg is None:
         cfg = _configs[key] = _driver_objects.LaunchConfig(grid, block, shared_mem, cooperative)
     return cfg
+
+
+launch_config = _launch_config  # (the selected backend's: `_select`)
 
 
 def launch(kernel, grid, block, args, shared_mem: int = 0, stream=None, cooperative: bool = False) -> None:
@@ -379,3 +400,6 @@ def grid_for(n: int, block: int = 256, per_thread: int = 1) -> int:
     if blocks > cap:
         blocks = cap
     return max(blocks, 1)
+
+
+_seam.on_select(_select)

@@ -21,6 +21,7 @@ import weakref
 from bisect import bisect_left, insort
 
 from . import _backend
+from . import backend as _seam
 from . import device as _device
 from . import stream as _stream
 from . import _observe
@@ -679,6 +680,14 @@ def set_allocator(allocator=None) -> None:
     global _chosen
     _chosen = malloc if allocator is None else allocator
     _refresh_allocator()
+
+
+def _select(prev, new) -> None:
+    """The backend seam (`backend.on_select`): `new.allocator` serves `alloc` while it is selected."""
+    new.swap(prev, "allocator", _chosen, set_allocator)
+
+
+_seam.on_select(_select)
 
 
 def get_allocator():

@@ -3,8 +3,10 @@ device memory from a fake backing allocator, no-op launches, placeholder kernels
 SM count and shared memory. Importable without a GPU; `import cuarray` does not load it. cuarray
 itself knows nothing of it: it chooses cuda.core's launch through the documented switch
 `CUARRAY_PURE_PYTHON_LAUNCH=1` (the C launch path is never handed a fake kernel, even on a machine
-with a driver) and stands in for the device through its hook points (`device.simulate`,
-`_backend.use_core`); the kernels and launches it replaces for the tests are listed below.
+with a driver) and stands in for the device by selecting a backend (`cuarray.cuda.backend`: the
+allocator, cuda.core, the device's properties, the compile observer, the launch, kernel loading,
+and the tables made for them). It assigns nothing of cuarray
+(tests/testing/test_fake_device_seams_cpu.py); what it replaces for the tests is listed below.
 
 - `FakeBacking`: the allocator under a `MemoryPool` (increasing fake addresses; records mallocs,
   frees and syncs; fails on demand). The pool tests use it directly; `FakePinned` is the pinned
@@ -14,8 +16,9 @@ with a driver) and stands in for the device through its hook points (`device.sim
   nothing it replaces can leak into another test.
 - `recorded_launches` (a pytest fixture; `recording()` as a context manager): the fake device in
   this process for one test, every launch recorded and kernels as placeholders named by their
-  layout; `host_only_backing` (a fixture): `FakeBacking` at addresses past 2**40 plus an offset (a
-  misaligned pool). These need pytest (its MonkeyPatch undoes what they replace).
+  layout (`recorder_backend`, selected for the block and deselected after it);
+  `host_only_backing` (a fixture): `FakeBacking` at addresses past 2**40 plus an offset (a
+  misaligned pool). The fixtures need pytest.
 - `host_modules({module: standins, ...})` (`host_module(module, standins)` for one,
   `host_packages(packages, standins...)` for every module of packages): private copies of
   modules with NumPy stand-ins for the cuarray routines they import, the copies calling one another (the NumPy stand-ins' one style: nothing of cuarray is assigned).
@@ -37,17 +40,15 @@ import types
 import numpy as np
 
 try:
-    import pytest  # the fixtures and `recording()` need it; `install()` and the fakes do not
+    import pytest  # the fixtures need it; `recording()`, `install()` and the fakes do not
 except ImportError:  # pragma: no cover
     pytest = None
 
 import cuarray
 
-from .._core import device_errors, elementwise, reduction
 from .._core import dtypes as _dtypes
-from .._core.fusion import replay
 from .._core.ndarray import ndarray
-from ..cuda import _backend, _observe, caches, device, kernel_family, launch, memory, stream
+from ..cuda import backend, caches, kernel_family, memory
 from ..cuda import device as _device
 from ..cuda.memory import _BackingOutOfMemory
 
@@ -245,7 +246,25 @@ class _FakeSlab:
 PROPERTIES = {"multiprocessor_count": SM_COUNT, "max_shared_memory_per_block": SHARED_PER_BLOCK}
 
 
-FAKE_REPLAY_COSTS = (1.0, 2)  # (GRAPH_LAUNCH, MIN_SAVED) on the fake device: see `install`
+# No graph is captured on the fake device (no driver): graph replay keeps the launch-count model, a
+# graph launch as dear as a kernel launch and 2 launches saved, so a body of one or two kernels runs
+# its Program (the path the host-path tests and the stubbed perf scripts measure), as before the
+# device's cheaper graph launch was measured (`fusion/replay.py`, GRAPH_LAUNCH).
+FAKE_REPLAY_COSTS = (1.0, 2)  # (GRAPH_LAUNCH, MIN_SAVED)
+
+
+def installed_backend() -> backend.Backend:
+    """The backend `install` selects for good: memory from a `FakeBacking` at addresses above 2**39,
+    far from any integer argument a test compares (sizes, strides); a simulated device
+    (`PROPERTIES`), whose every thread's first launch makes a (fake) context current with no
+    driver call; cuda.core's launch (`FakeCore`'s, a no-op); `FakeCompiles` as the compile
+    observer; graph replay's launch-count costs; and for the fused reductions' counter words a
+    slab that never fills (a real one is zeroed by a memset, which the fake device cannot make),
+    its words counted up from far below the pool."""
+    pool = memory.MemoryPool(backing=FakeBacking(start=1 << 40))
+    return backend.Backend("fake device (installed)", core=FakeCore, properties=PROPERTIES,
+                           observer=FakeCompiles(), allocator=pool.malloc, replay_costs=FAKE_REPLAY_COSTS,
+                           counter_slab=(_FakeSlab(), -(1 << 30)))
 
 
 def install():
@@ -258,20 +277,7 @@ def install():
     # cleanly, as on a machine without one. (Read by cuInit: only before the process's first.)
     os.environ["CUDA_VISIBLE_DEVICES"] = ""
     caches.clear()  # what was made before (a launch config, a kernel) is not the fake device's
-    # addresses above 2**39, far from any integer argument a test compares (sizes, strides)
-    memory.set_allocator(memory.MemoryPool(backing=FakeBacking(start=1 << 40)).malloc)
-    # Every thread's first launch makes a (fake) context current, as on a device: no driver call.
-    device.simulate(PROPERTIES)
-    _backend.use_core(FakeCore)
-    _observe.set_observer(FakeCompiles())
-    # The fused reductions' counter words: a slab that never fills (a real one is zeroed by a
-    # memset, which the fake device cannot make), its words counted up from far below the pool.
-    reduction._counter_slabs[0] = [_FakeSlab(), -(1 << 30)]
-    # No graph is captured here (no driver): graph replay keeps the launch-count model, a graph
-    # launch as dear as a kernel launch and 2 launches saved, so a body of one or two kernels runs
-    # its Program (the path the host-path tests and the stubbed perf scripts measure), as before
-    # the device's cheaper graph launch was measured (`fusion/replay.py`, GRAPH_LAUNCH).
-    replay.set_replay_costs(*FAKE_REPLAY_COSTS)
+    backend.select(installed_backend())
 
 
 def _host_only(offset=0):
@@ -301,52 +307,52 @@ def forget_prepared_launches():
     caches.clear(code=False)
 
 
+def _placeholder_config(grid, block, shared_mem=0):
+    return ("cfg", grid, block, shared_mem)
+
+
+def _placeholder_family_kernels(family, names, options, variant=(), pick=None):
+    return names if pick is None else pick  # (a family's kernel is its name expression)
+
+
+def _placeholder_engine_kernel(definition, layout, ndim, index_t):
+    return (definition.name, layout, ndim, index_t)
+
+
+def recorder_backend(calls: list, **fields) -> backend.Backend:
+    """The recorder's backend (`cuarray.cuda.backend`): every launch appended to `calls` as
+    (stream, config, kernel, args), configs ``("cfg", grid, block, shared_mem)``, placeholder kernels,
+    memory from a `FakeBacking` past 2**40, the calling thread's context current with no driver,
+    graph replay's costs as `install` has them, and tables of its own (launch configs, kernel
+    families' kernels, device error records: a gather's record in fake memory is never read by a
+    later test's synchronisation); `fields` are further `Backend` fields (`properties`, `observer`)."""
+    return backend.Backend("fake device (recording)", launch=lambda *a: calls.append(a),
+                           launch_config=_placeholder_config, family_kernels=_placeholder_family_kernels,
+                           engine_kernel=_placeholder_engine_kernel, contexts_current=True,
+                           replay_costs=FAKE_REPLAY_COSTS,
+                           allocator=memory.MemoryPool(backing=_host_only()).malloc, **fields)
+
+
 @contextlib.contextmanager
-def recording(forget=None):
+def recording(forget=None, **fields):
     """The host path with no device: every launch is recorded (stream, config, kernel, args), a
     kernel is a placeholder `(name, layout, ndim, index type)`, memory comes from a FakeBacking.
-    The shared kernel cache and the kernel families' cache are fresh (a family's kernel is its name
-    expression). With `forget` (by default where a device is, the only place a
-    real kernel can be prepared) the registered caches are emptied on entry and exit
-    (`forget_prepared_launches`), so no placeholder reaches a later GPU test and no real kernel
-    reaches this one."""
+    The recorder is a backend (`recorder_backend`) selected for the block, with its own tables of
+    launch configs and kernels (a family's kernel is its name expression). With `forget` (by default
+    where a device is, the only place a real kernel can be prepared) the registered caches are
+    emptied on entry and exit (`forget_prepared_launches`), so no placeholder reaches a later GPU
+    test and no real kernel reaches this one. `fields`: further `Backend` fields of the recorder."""
     if forget is None:
         forget = cuarray.is_available()
     calls = []
     if forget:
         forget_prepared_launches()
-    with pytest.MonkeyPatch.context() as monkeypatch:
-        monkeypatch.setattr(launch, "_raw", lambda *a: calls.append(a))
-        monkeypatch.setattr(launch, "_hook", None)
-        monkeypatch.setattr(launch, "_configs", {})
-        monkeypatch.setattr(launch, "launch_config", lambda g, b, sm=0: ("cfg", g, b, sm))
-        launch._install()
-        monkeypatch.setattr(stream.Stream.null, "_cs", "core stream")
-        monkeypatch.setattr(stream.Stream.ptds, "_cs", "core stream (per thread)")
-        # The current device's context counts as current in this thread: launches make no driver call.
-        monkeypatch.setattr(device._tls, "active_context", device._tls.device_id)
-        monkeypatch.setattr(elementwise.Definition, "_kernel", lambda self, layout, nd, it: (self.name, layout, nd, it))
-        # Kernel families (cuda/kernel_family.py): a fresh cache, each kernel its name expression.
-        monkeypatch.setattr(kernel_family, "_cache", {})
-        monkeypatch.setattr(kernel_family, "load_kernels",
-                            lambda family, names, options, variant=(), pick=None: names if pick is None else pick)
-        # A gather's error record lives in fake memory and is pending after its launch: both stay
-        # here, or the next test's synchronisation would read a fake address (tests/profiler did).
-        monkeypatch.setattr(device_errors, "_buffers", {})
-        monkeypatch.setattr(device_errors, "_pending", set())
-        # (no graph is captured here: graph replay's costs as `install` sets them)
-        monkeypatch.setattr(replay, "GRAPH_LAUNCH", FAKE_REPLAY_COSTS[0])
-        monkeypatch.setattr(replay, "MIN_SAVED", FAKE_REPLAY_COSTS[1])
-        pool = memory.MemoryPool(backing=_host_only())
-        prev = memory.get_allocator()
-        memory.set_allocator(pool.malloc)
+    with backend.use(recorder_backend(calls, **fields)):
         try:
             yield calls
         finally:
-            memory.set_allocator(prev)
             if forget:
                 forget_prepared_launches()
-    launch.reset()  # the next launch re-installs the restored raw launch and hook
 
 
 @_fixture
@@ -362,15 +368,9 @@ def recording_fake_compiles(observer=None):
     `FakeCompiles`, by default a new one) as the compile observer, as the distributed tests' fake
     runtime runs: generated kernels (reductions, scans) are compiled to FakeKernels, which no cache
     may keep past the block."""
-    simulated = device._simulated
-    with recording(forget=True) as calls:
-        device.simulate(PROPERTIES)
-        prev = _observe.set_observer(FakeCompiles() if observer is None else observer)
-        try:
-            yield calls
-        finally:
-            _observe.set_observer(prev)
-            device.simulate(simulated)
+    with recording(forget=True, properties=PROPERTIES,
+                   observer=FakeCompiles() if observer is None else observer) as calls:
+        yield calls
 
 
 # -- host copies of modules -------------------------------------------------------------------------
@@ -389,7 +389,7 @@ def _copy_of(module, builtins, by_id):
     copy = importlib.util.module_from_spec(spec)
     copy.__builtins__ = builtins
     by_id[id(module)] = copy
-    known = len(kernel_family._families)
+    known = len(kernel_family.families())
     sys.modules[name] = copy  # while it runs (dataclasses and pickling look a class's module up)
     try:
         with caches.copying():
@@ -398,7 +398,7 @@ def _copy_of(module, builtins, by_id):
         del sys.modules[name]
         held = list(vars(copy).values())
         mine = {id(v) for v in held + [w for d in held if type(d) is dict for w in d.values()]}
-        kernel_family._families[known:] = [f for f in kernel_family._families[known:] if id(f) not in mine]
+        kernel_family.forget_families([f for f in kernel_family.families()[known:] if id(f) in mine])
     return copy
 
 

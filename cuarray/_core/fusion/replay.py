@@ -29,6 +29,7 @@ import time
 import numpy
 
 from ...cuda import _sync_hooks
+from ...cuda import backend as _seam
 from ...cuda import stream as _stream
 from ..ndarray import ndarray
 from ..nodecore import record_base as _record_base
@@ -107,7 +108,8 @@ def set_graph_replay(on: bool) -> bool:
 def set_replay_costs(graph_launch=None, min_saved=None) -> tuple:
     """Set the cost model `pays` reads for the process: `GRAPH_LAUNCH` (a graph launch's host time,
     in kernel launches) and `MIN_SAVED` (None: unchanged); returns the previous pair. The fake
-    device (`cuarray.testing.fake_device`), where no graph is captured, sets (1.0, 2)."""
+    device (`cuarray.testing.fake_device`), where no graph is captured, has (1.0, 2) (a backend's
+    `replay_costs`)."""
     global GRAPH_LAUNCH, MIN_SAVED
     # (checked here: the steady C path reads both as doubles at every evaluation of a loop body)
     for name, v in (("graph_launch", graph_launch), ("min_saved", min_saved)):
@@ -124,6 +126,19 @@ def set_replay_costs(graph_launch=None, min_saved=None) -> tuple:
     if min_saved is not None:
         MIN_SAVED = min_saved
     return prev
+
+
+def _select(prev, new) -> None:
+    """The backend seam (`cuda.backend.on_select`): `new`'s replay costs where it has its own
+    (the fake device's, where no graph is captured), and back to what they were where it has none."""
+    global GRAPH_LAUNCH, MIN_SAVED
+    prev.table("replay")["costs"] = GRAPH_LAUNCH, MIN_SAVED
+    costs = new.replay_costs if new.replay_costs is not None else new.table("replay").get("costs")
+    if costs is not None:
+        set_replay_costs(*costs)
+
+
+_seam.on_select(_select)
 
 
 def step_kind(st) -> str:
