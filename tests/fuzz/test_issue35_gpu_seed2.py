@@ -22,7 +22,11 @@ _PLACE_VIEWS = {"transposed": lambda xp, a: a.reshape(2, 3).T, "negative-stride"
 @pytest.mark.parametrize("view", sorted(_PLACE_VIEWS))
 @pytest.mark.parametrize("nvals", [1, 3])
 def test_place_writes_into_a_non_contiguous_view(host_path, monkeypatch, view, nvals):
-    monkeypatch.setattr(scan.ScanOp, "kernel", lambda self, *a: ("scan",) + a)  # no NVRTC on the fake device
+    # no NVRTC on the fake device: each scan kernel a placeholder, launched through its declaration
+    monkeypatch.setattr(scan.ScanOp, "kernel", lambda self, layout, *a: scan.SCAN.bind(
+        layout, ("scan", layout) + a, {t: scan._ctype(d) for t, d in (("in_t", self.in_dtype),
+                                                                        ("out_t", self.out_dtype),
+                                                                        ("acc_t", self.acc_dtype))}))
     a = _PLACE_VIEWS[view](cp, cp.empty(6, np.int16))
     cp.place(a, cp.empty(a.shape, bool), cp.empty(nvals, np.int16))
     kernel, args = host_path[-1][2], host_path[-1][3:]

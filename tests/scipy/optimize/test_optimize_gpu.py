@@ -150,8 +150,13 @@ def test_rosen_family_and_finite_differences():
                                    err_msg=name)
     np.testing.assert_allclose(co.rosen_hess_prod(xd, pd).get(), so.rosen_hess_prod(x, p), rtol=1e-12)
     np.testing.assert_allclose(co.approx_fprime(xd, co.rosen).get(), so.approx_fprime(x, so.rosen), rtol=1e-6)
-    assert co.check_grad(co.rosen, co.rosen_der, xd) == pytest.approx(so.check_grad(so.rosen, so.rosen_der, x),
-                                                                      rel=0.5, abs=1e-5)
+    # check_grad is the norm of the analytic gradient minus a finite-difference one: rounding noise,
+    # 4.7e-5 on the device against SciPy's 2.4e-5 at one point. So: its definition on our own
+    # pieces, and SciPy's order of magnitude
+    got = co.check_grad(co.rosen, co.rosen_der, xd)
+    assert got == pytest.approx(float(cuarray.linalg.norm(co.rosen_der(xd) - co.approx_fprime(xd, co.rosen))),
+                                rel=1e-12)
+    assert got <= 10 * max(so.check_grad(so.rosen, so.rosen_der, x), 1e-6)
 
 
 def test_scalar_problems_with_a_device_function():

@@ -207,7 +207,11 @@ def test_exact_subproblem_random(host_optimize_copies, case):
             p_ac, _ = sub.solve(radius)
             j_ac = 0.5 * p_ac @ a @ p_ac + g @ p_ac
             p, _ = solve(_Fixed(g, a), radius, 25, k_easy=1e-10, k_hard=1e-10)
-            assert 0.5 * p @ a @ p + g @ p <= j_ac + 1e-6 * abs(j_ac) + 1e-9, (lo, hi, radius)
+            # SciPy's step leaves the region on some negative-definite draws (47 of 27,000 at these
+            # tolerances: |p| 110 for a radius of 1.2, or 1.2000008), where a longer step lowers
+            # the model: its value is no oracle there
+            if np.linalg.norm(p_ac) <= radius * (1 + 1e-12):
+                assert 0.5 * p @ a @ p + g @ p <= j_ac + 1e-6 * abs(j_ac) + 1e-9, (lo, hi, radius)
             assert np.linalg.norm(p) <= radius * (1 + 1e-8)
             k_opt, k_trf = 0.5, 1.1
             p, hits = solve(_Fixed(g, a), radius, 25, k_easy=min(k_trf - 1, 1 - np.sqrt(k_opt)), k_hard=1 - k_opt)
