@@ -15,8 +15,9 @@ from ..._math.complex import imag, real
 from ..._math.misc import abs as abs_
 from ..._sorting.searching import where
 from ._implicit import identity, lu, solve_lu, validate_jac
-from ._ivp_base import (EPS, DenseOutput, OdeSolver, norm, read, select_initial_step, validate_first_step,
+from ._ivp_base import (EPS, OdeSolver, norm, read, select_initial_step, validate_first_step,
                         validate_max_step, validate_tol, warn_extraneous)
+from ._rk import RkDenseOutput
 
 S6 = 6 ** 0.5
 C = numpy.array([(4 - S6) / 10, (4 + S6) / 10, 1])  # the collocation nodes
@@ -227,28 +228,10 @@ class Radau(OdeSolver):
         return self.sol
 
 
-class RadauDenseOutput(DenseOutput):
-    """See `scipy.integrate._ivp.radau.RadauDenseOutput`: y_old + sum_j Q_j x^(j+1), x = (t - t_old) / h."""
+class RadauDenseOutput(RkDenseOutput):
+    """See `scipy.integrate._ivp.radau.RadauDenseOutput`: y_old + sum_j Q_j x^(j+1), x = (t - t_old) / h
+    (the explicit methods' interpolant without their factor h)."""
 
-    def __init__(self, t_old, t, y_old, Q):
-        super().__init__(t_old, t)
-        self.h = t - t_old
-        self.Q = Q
-        self.order = len(Q) - 1
-        self.y_old = y_old
-
-    def _call_impl(self, t):
-        x = (t - self.t_old) / self.h
-        if isinstance(t, float):
-            p, acc = 1.0, None
-            for q in self.Q:
-                p = p * x
-                acc = q * p if acc is None else acc + q * p
-            return acc + self.y_old
-        p, acc = None, None
-        for q in self.Q:
-            p = x if p is None else p * x
-            term = q[:, None] * p[None, :]
-            acc = term if acc is None else acc + term
-        return acc + self.y_old[:, None]
+    def _scaled(self, acc):
+        return acc
 

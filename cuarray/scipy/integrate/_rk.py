@@ -143,6 +143,9 @@ class RkDenseOutput(DenseOutput):
         self.order = len(Q) - 1
         self.y_old = y_old
 
+    def _scaled(self, acc):
+        return acc * self.h
+
     def _call_impl(self, t):
         x = (t - self.t_old) / self.h
         if isinstance(t, float):
@@ -150,13 +153,13 @@ class RkDenseOutput(DenseOutput):
             for q in self.Q:
                 p = p * x
                 acc = q * p if acc is None else acc + q * p
-            return acc * self.h + self.y_old
+            return self._scaled(acc) + self.y_old
         p, acc = None, None
         for q in self.Q:
             p = x if p is None else p * x
             term = q[:, None] * p[None, :]
             acc = term if acc is None else acc + term
-        return acc * self.h + self.y_old[:, None]
+        return self._scaled(acc) + self.y_old[:, None]
 
 
 class Dop853DenseOutput(DenseOutput):

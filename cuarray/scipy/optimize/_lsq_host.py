@@ -187,3 +187,24 @@ def check_termination(dF, F, dx_norm, x_norm, ratio, ftol, xtol):
     if xtol_satisfied:
         return 3
     return None
+
+
+def minpack_step_update(fnorm, fnorm1, temp1, temp2, delta, par, pnorm):
+    """MINPACK lmder's test of a trial step (More 1978): the actual and predicted reductions, their
+    ratio, and the updated radius `delta` and Levenberg-Marquardt parameter `par`, from the norms
+    of the residuals before and after the step (`fnorm`, `fnorm1`), of J p (`temp1` * fnorm) and of
+    sqrt(par) D p (`temp2` * fnorm); host floats. (actred, prered, ratio, delta, par)."""
+    actred = 1 - (fnorm1 / fnorm) ** 2 if 0.1 * fnorm1 < fnorm else -1.0
+    prered = temp1 ** 2 + temp2 ** 2 / 0.5
+    dirder = -(temp1 ** 2 + temp2 ** 2)
+    ratio = actred / prered if prered != 0 else 0.0
+    if ratio <= 0.25:
+        temp = 0.5 if actred >= 0 else 0.5 * dirder / (dirder + 0.5 * actred)
+        if 0.1 * fnorm1 >= fnorm or temp < 0.1:
+            temp = 0.1
+        delta = temp * min(delta, pnorm / 0.1)
+        par = par / temp
+    elif par == 0 or ratio >= 0.75:
+        delta = pnorm / 0.5
+        par = 0.5 * par
+    return actred, prered, ratio, delta, par

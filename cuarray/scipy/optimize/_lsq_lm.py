@@ -16,7 +16,7 @@ import numpy
 from ..._core.transfer import from_host
 from ..._math.sums import sum as sum_
 from ...linalg._products import dot
-from ._lsq_host import EPS, lsq_trust_region
+from ._lsq_host import EPS, lsq_trust_region, minpack_step_update
 from ._lsq_problem import read
 from ._lsq_trf import _svd_factors, evaluate
 from ._result import OptimizeResult
@@ -79,21 +79,9 @@ def lm(problem, x0, f0, cost0, ftol, xtol, gtol, max_nfev, x_scale, count_fd=Fal
             f_new, cost_new, _ = evaluate(problem, x_new)
             nfev += 1
             fnorm1 = (2 * cost_new) ** 0.5
-            actred = 1 - (fnorm1 / fnorm) ** 2 if 0.1 * fnorm1 < fnorm else -1.0
             temp1 = numpy.linalg.norm(s * V.T.dot(z)) / fnorm
             temp2 = par ** 0.5 * pnorm / fnorm
-            prered = temp1 ** 2 + temp2 ** 2 / 0.5
-            dirder = -(temp1 ** 2 + temp2 ** 2)
-            ratio = actred / prered if prered != 0 else 0.0
-            if ratio <= 0.25:
-                temp = 0.5 if actred >= 0 else 0.5 * dirder / (dirder + 0.5 * actred)
-                if 0.1 * fnorm1 >= fnorm or temp < 0.1:
-                    temp = 0.1
-                delta = temp * min(delta, pnorm / 0.1)
-                par /= temp
-            elif par == 0 or ratio >= 0.75:
-                delta = pnorm / 0.5
-                par *= 0.5
+            actred, prered, ratio, delta, par = minpack_step_update(fnorm, fnorm1, temp1, temp2, delta, par, pnorm)
             if ratio >= 1e-4:
                 x, f, fnorm = x_new, f_new, fnorm1
                 xnorm = numpy.linalg.norm(diag * x)

@@ -27,6 +27,7 @@ from ...linalg._decomp import cholesky
 from ...linalg._products import dot, vdot
 from ...linalg._util import LinAlgError
 from ..linalg._triangular import solve_triangular
+from ._lsq_host import minpack_step_update
 from ._result import OptimizeResult
 
 __all__ = ["root_lm"]
@@ -136,21 +137,9 @@ def root_lm(F, x, jac_of, n, col_deriv, xtol, ftol, gtol, maxfev, epsfcn, factor
             pnorm, fnorm1 = pn2 ** 0.5, fn2 ** 0.5
             if it == 1:
                 delta = min(delta, pnorm)
-            actred = 1 - (fnorm1 / fnorm) ** 2 if 0.1 * fnorm1 < fnorm else -1.0
             temp1 = jp2 ** 0.5 / fnorm
             temp2 = math.sqrt(par) * pnorm / fnorm
-            prered = temp1 ** 2 + temp2 ** 2 / 0.5
-            dirder = -(temp1 ** 2 + temp2 ** 2)
-            ratio = actred / prered if prered != 0 else 0.0
-            if ratio <= 0.25:
-                temp = 0.5 if actred >= 0 else 0.5 * dirder / (dirder + 0.5 * actred)
-                if 0.1 * fnorm1 >= fnorm or temp < 0.1:
-                    temp = 0.1
-                delta = temp * min(delta, pnorm / 0.1)
-                par = par / temp
-            elif par == 0 or ratio >= 0.75:
-                delta = pnorm / 0.5
-                par = 0.5 * par
+            actred, prered, ratio, delta, par = minpack_step_update(fnorm, fnorm1, temp1, temp2, delta, par, pnorm)
             accepted = ratio >= 1e-4
             if accepted:
                 x, f, xnorm, fnorm = x + p, f1, xn2 ** 0.5, fnorm1
