@@ -14,9 +14,8 @@ from ..._logic.truth import all as all_
 from ..._manipulation.joining import stack
 from ..._math.misc import abs as abs_
 from ..._sorting.searching import where
-from ._implicit import identity, lu, solve_lu, validate_jac
-from ._ivp_base import (EPS, DenseOutput, OdeSolver, norm, read, select_initial_step, validate_first_step,
-                        validate_max_step, validate_tol, warn_extraneous)
+from ._implicit import identity, lu, solve_lu, start_steps, validate_jac
+from ._ivp_base import DenseOutput, OdeSolver, norm, read, validate_max_step, validate_tol, warn_extraneous
 
 MAX_ORDER = 5
 NEWTON_MAXITER = 4
@@ -91,15 +90,7 @@ class BDF(OdeSolver):
         self.max_step = validate_max_step(max_step)
         self.rtol, self.atol = validate_tol(rtol, atol, self.n)
         f = self.fun(self.t, self.y)
-        if first_step is None:
-            self.h_abs = select_initial_step(self.fun, self.t, self.y, t_bound, max_step, f, self.direction, 1,
-                                             self.rtol, self.atol)
-        else:
-            self.h_abs = validate_first_step(first_step, t0, t_bound)
-        self.h_abs_old = None
-        self.error_norm_old = None
-        r = self.rtol if isinstance(self.rtol, float) else read(self.rtol)  # a parameter: SciPy's rule on the host
-        self.newton_tol = max(10 * EPS / r, min(0.03, r ** 0.5))
+        start_steps(self, first_step, t0, t_bound, max_step, f, 1)
         self.jac_factor = None
         jac_wrapped, self.J = validate_jac(self, jac, jac_sparsity, self.y.dtype, f)
         if jac is None:

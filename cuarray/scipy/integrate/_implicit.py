@@ -18,7 +18,7 @@ from ..._math.misc import abs as abs_
 from ..._sorting.searching import where
 from ..._sorting.searching_reduce import argmax
 from ..linalg._decomp_lu import lu_factor, lu_solve
-from ._ivp_base import EPS, read
+from ._ivp_base import EPS, read, select_initial_step, validate_first_step
 
 NUM_JAC_DIFF_REJECT = EPS ** 0.875
 NUM_JAC_DIFF_SMALL = EPS ** 0.75
@@ -185,3 +185,17 @@ def num_jac(fun, t, y, f, threshold, factor, sparsity=None):
     factor = where(max_diff > NUM_JAC_DIFF_BIG * scale, factor * NUM_JAC_FACTOR_DECREASE, factor)
     factor = maximum(factor, NUM_JAC_MIN_FACTOR)
     return diff, factor
+
+
+def start_steps(solver, first_step, t0, t_bound, max_step, f, order) -> None:
+    """The implicit solvers' first step size (SciPy's `select_initial_step` for the method's
+    `order`, or `first_step` checked) and Newton tolerance, and no previous step or error."""
+    if first_step is None:
+        solver.h_abs = select_initial_step(solver.fun, solver.t, solver.y, t_bound, max_step, f, solver.direction,
+                                           order, solver.rtol, solver.atol)
+    else:
+        solver.h_abs = validate_first_step(first_step, t0, t_bound)
+    solver.h_abs_old = None
+    solver.error_norm_old = None
+    r = solver.rtol if isinstance(solver.rtol, float) else read(solver.rtol)  # a parameter: SciPy's rule on the host
+    solver.newton_tol = max(10 * EPS / r, min(0.03, r ** 0.5))

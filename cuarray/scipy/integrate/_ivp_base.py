@@ -285,3 +285,13 @@ class OdeSolution:
             ys.append(self.interpolants[segment](t_sorted[start:end]))
             start = end
         return take(hstack(ys), as_parameter(reverse, "scipy.integrate.OdeSolution"), axis=1)
+
+
+def clipped_step(solver, t, h_abs):
+    """(t_new, h, |h|) of a trial step of size `h_abs` from `t` in the solver's direction, cut at
+    its `t_bound` (SciPy's steppers' rule)."""
+    t_new = t + h_abs * solver.direction
+    if solver.direction * (t_new - solver.t_bound) > 0:
+        t_new = solver.t_bound
+    h = t_new - t
+    return t_new, h, numpy.abs(h)

@@ -14,9 +14,8 @@ from ..._manipulation.joining import stack
 from ..._math.complex import imag, real
 from ..._math.misc import abs as abs_
 from ..._sorting.searching import where
-from ._implicit import identity, lu, solve_lu, validate_jac
-from ._ivp_base import (EPS, OdeSolver, norm, read, select_initial_step, validate_first_step,
-                        validate_max_step, validate_tol, warn_extraneous)
+from ._implicit import identity, lu, solve_lu, start_steps, validate_jac
+from ._ivp_base import OdeSolver, clipped_step, norm, read, validate_max_step, validate_tol, warn_extraneous
 from ._rk import RkDenseOutput
 
 S6 = 6 ** 0.5
@@ -119,15 +118,7 @@ class Radau(OdeSolver):
         self.max_step = validate_max_step(max_step)
         self.rtol, self.atol = validate_tol(rtol, atol, self.n)
         self.f = self.fun(self.t, self.y)
-        if first_step is None:
-            self.h_abs = select_initial_step(self.fun, self.t, self.y, t_bound, max_step, self.f, self.direction, 3,
-                                             self.rtol, self.atol)
-        else:
-            self.h_abs = validate_first_step(first_step, t0, t_bound)
-        self.h_abs_old = None
-        self.error_norm_old = None
-        r = self.rtol if isinstance(self.rtol, float) else read(self.rtol)  # a parameter: SciPy's rule on the host
-        self.newton_tol = max(10 * EPS / r, min(0.03, r ** 0.5))
+        start_steps(self, first_step, t0, t_bound, max_step, self.f, 3)
         self.sol = None
         self.jac_factor = None
         self.jac, self.J = validate_jac(self, jac, jac_sparsity, float, self.f)
@@ -153,12 +144,7 @@ class Radau(OdeSolver):
         while not step_accepted:
             if h_abs < min_step:
                 return False, self.TOO_SMALL_STEP
-            h = h_abs * self.direction
-            t_new = t + h
-            if self.direction * (t_new - self.t_bound) > 0:
-                t_new = self.t_bound
-            h = t_new - t
-            h_abs = numpy.abs(h)
+            t_new, h, h_abs = clipped_step(self, t, h_abs)
             if self.sol is None:
                 Z0 = [y * 0.0 for _ in range(3)]
             else:

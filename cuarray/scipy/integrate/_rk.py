@@ -9,7 +9,7 @@ from ..._math.misc import abs as abs_, sqrt
 from ..._math.sums import sum as sum_
 from ..._sorting.searching import where
 from . import _rk_tableaux as tab
-from ._ivp_base import (DenseOutput, OdeSolver, norm, read, select_initial_step, validate_first_step,
+from ._ivp_base import (DenseOutput, OdeSolver, clipped_step, norm, read, select_initial_step, validate_first_step,
                         validate_max_step, validate_tol, warn_extraneous)
 
 
@@ -52,12 +52,7 @@ class RungeKutta(OdeSolver):
         while not step_accepted:
             if h_abs < min_step:
                 return False, self.TOO_SMALL_STEP
-            h = h_abs * self.direction
-            t_new = t + h
-            if self.direction * (t_new - self.t_bound) > 0:
-                t_new = self.t_bound
-            h = t_new - t
-            h_abs = numpy.abs(h)
+            t_new, h, h_abs = clipped_step(self, t, h_abs)
             y_new, f_new, self.K = tab.rk_step(self.fun, t, y, self.f, h, self.A, self.B, self.C)
             scale = self.atol + _maximum_abs(y, y_new) * self.rtol
             # the step's one device-to-host read: the accept/reject test and the next step size
