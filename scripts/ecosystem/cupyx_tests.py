@@ -60,18 +60,25 @@ def parse_junit(path: str) -> dict:
     return dict(out)
 
 
+def collect_paths(tests: str, modules: str = "") -> tuple:
+    """(rootdir, the paths pytest collects): absolute, as pytest runs in a temporary directory (a
+    relative --tests was looked for there and found nothing)."""
+    root = os.path.abspath(tests)
+    return root, [os.path.join(root, m + "_tests") for m in modules.split(",")] if modules else [root]
+
+
 def run(args) -> int:
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([HERE, os.environ.get("PYTHONPATH", "")]))
+    root, paths = collect_paths(args.tests, args.modules)
     with tempfile.TemporaryDirectory() as tmp:
         junit = os.path.join(tmp, "junit.xml")
         cmd = [sys.executable, "-m", "pytest", "-q", "-p", "cupy_alias", "-p", "no:cacheprovider",
-               "--rootdir", args.tests, "--sample-every", str(args.sample_every), "--junitxml", junit,
+               "--rootdir", root, "--sample-every", str(args.sample_every), "--junitxml", junit,
                "-o", "junit_family=xunit1", "--timeout", str(args.timeout), "--continue-on-collection-errors"]
         if args.lib == "cupy":
             cmd.append("--as-cupy")
         if args.n:
             cmd += ["-n", str(args.n)]
-        paths = [os.path.join(args.tests, m + "_tests") for m in args.modules.split(",")] if args.modules else [args.tests]
         proc = subprocess.run(cmd + paths + list(args.pytest_args), env=env, cwd=tmp)
         if not os.path.exists(junit):
             print("no junit file: pytest exited {}".format(proc.returncode), file=sys.stderr)

@@ -77,3 +77,14 @@ def test_junit_counts_and_the_comparison(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "| signal | 3 / 3 (100.0%) | 1 / 3 (33.3%) |" in out  # test_b's t3 charged to cuarray
     assert "2 tests pass on cupy and fail on cuarray" in out and "ImportError: no _util" in out
+
+
+def test_relative_tests_folder_is_made_absolute(tmp_path, monkeypatch):
+    """pytest runs in a temporary directory: a relative --tests (diag/cupy_tests/scipy_tests on the
+    GPU machine) was looked for there, and the run collected nothing and wrote no JSON."""
+    (tmp_path / "scipy_tests" / "signal_tests").mkdir(parents=True)
+    monkeypatch.chdir(tmp_path)
+    root, paths = cupyx_tests.collect_paths("scipy_tests")
+    assert root == str(tmp_path / "scipy_tests") and paths == [root]
+    root, paths = cupyx_tests.collect_paths("scipy_tests", "signal,ndimage")
+    assert paths == [str(tmp_path / "scipy_tests" / "signal_tests"), str(tmp_path / "scipy_tests" / "ndimage_tests")]
