@@ -34,7 +34,9 @@ def _exp_problem(rng, m=40, outliers=0):
 
 def _same_minimum(r, ref, rtol=1e-6):
     assert r.success and ref.success, (r.message, ref.message)
-    np.testing.assert_allclose(r.x, ref.x, rtol=rtol, atol=1e-9)
+    # normwise, as the step test (|dx| <= xtol |x|) stops both: a small parameter of the fit
+    # (-4.5e-4) differed by 1.5e-9 in one of 40 runs with a '3-point' Jacobian
+    assert np.linalg.norm(r.x - ref.x) <= rtol * np.linalg.norm(ref.x) + 1e-9, (r.x, ref.x)
     np.testing.assert_allclose(r.cost, ref.cost, rtol=1e-9, atol=1e-14)
     np.testing.assert_allclose(r.fun, ref.fun, rtol=1e-5, atol=1e-8)
     np.testing.assert_allclose(r.grad, ref.grad, atol=1e-6 * max(1.0, np.abs(ref.grad).max()))
@@ -292,7 +294,8 @@ def test_batched_fits_are_scipys_one_by_one(host_optimize, jac):
     assert np.all(r.success) and np.all((r.status >= 1) & (r.status <= 4)) and r.nfev <= 300
     for i in range(16):
         ref = so.least_squares(lambda p, i=i: fun(p[None], t, y[i])[0], x0[i], **TIGHT)
-        np.testing.assert_allclose(r.x[i], ref.x, rtol=1e-5, err_msg=str(i))
+        # normwise (the offset parameter may be near 0)
+        assert np.linalg.norm(r.x[i] - ref.x) <= 1e-5 * np.linalg.norm(ref.x), (i, r.x[i], ref.x)
         np.testing.assert_allclose(r.cost[i], ref.cost, rtol=1e-10, err_msg=str(i))
         np.testing.assert_allclose(r.grad[i], ref.grad, atol=1e-6)
 
