@@ -91,6 +91,7 @@ def exact_solve(m, tr_radius, maxiter, k_easy=K_EASY, k_hard=K_HARD):
     hits_boundary = True
     already_factorized = False
     factor, p = None, None
+    boundary = None  # the last hard-case step's point on the boundary: the answer if maxiter ends it
     niter = 0
     while niter < maxiter:
         if already_factorized:
@@ -119,8 +120,9 @@ def exact_solve(m, tr_radius, maxiter, k_easy=K_EASY, k_hard=K_HARD):
                 step_len = min([ta, tb], key=abs)  # the smaller move (Moré and Sorensen, before tau)
                 quadratic_term = php + lambda_current * pp
                 relative_error = step_len ** 2 * s_min2 / (quadratic_term + lambda_current * tr_radius ** 2)
+                boundary = p + step_len * z_min
                 if relative_error <= k_hard:
-                    p = p + step_len * z_min
+                    p = boundary
                     break
                 lambda_ub = lambda_current
                 lambda_lb = max(lambda_lb, lambda_current - s_min2)
@@ -153,6 +155,12 @@ def exact_solve(m, tr_radius, maxiter, k_easy=K_EASY, k_hard=K_HARD):
             lam_min, _ = _smallest(m)
             lambda_lb = max(lambda_lb, lambda_current, -lam_min)
             lambda_current = _next_lambda(lambda_lb, lambda_ub)
+    else:
+        # maxiter ran out inside the region in the hard case: Moré and Sorensen's point on the
+        # boundary along the smallest eigenvector, not the interior iterate (whose model value
+        # was 0.4 against SciPy's 62 on a draw with H's eigenvalues -4.1 and -0.76)
+        if boundary is not None:
+            p = boundary
     st.update(lambda_lb=lambda_lb, lambda_current=lambda_current, previous_tr_radius=tr_radius)
     if p is None:  # no factorization succeeded within maxiter
         raise LinAlgError("trust-exact: no positive definite H + lambda I within the subproblem's maxiter")

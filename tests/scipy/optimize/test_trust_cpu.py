@@ -210,7 +210,8 @@ def test_exact_subproblem_random(host_optimize_copies, case):
             # SciPy's step leaves the region on some negative-definite draws (47 of 27,000 at these
             # tolerances: |p| 110 for a radius of 1.2, or 1.2000008), where a longer step lowers
             # the model: its value is no oracle there
-            if np.linalg.norm(p_ac) <= radius * (1 + 1e-12):
+            feasible = np.linalg.norm(p_ac) <= radius * (1 + 1e-12)
+            if feasible:
                 assert 0.5 * p @ a @ p + g @ p <= j_ac + 1e-6 * abs(j_ac) + 1e-9, (lo, hi, radius)
             assert np.linalg.norm(p) <= radius * (1 + 1e-8)
             k_opt, k_trf = 0.5, 1.1
@@ -220,7 +221,22 @@ def test_exact_subproblem_random(host_optimize_copies, case):
                 assert abs(np.linalg.norm(p) - radius) <= (k_trf - 1) * radius
             else:
                 assert np.linalg.norm(p) <= radius
-            assert j <= k_opt * j_ac
+            assert j <= k_opt * j_ac or not feasible
+
+
+def test_exact_subproblem_hard_case_out_of_iterations_ends_on_the_boundary(host_optimize_copies):
+    """A hard case (g orthogonal to the smallest eigenvector of an indefinite H) whose 25
+    factorizations run out inside the region: the step is the boundary point along that eigenvector,
+    not the interior iterate (model value 0.43 against SciPy's 62.6 at |p| 0.32 of 5.5)."""
+    solve = host_optimize_copies["_trustexact"].exact_solve
+    rng = np.random.default_rng(49)
+    _random_entry(rng, 5, -10, -5, "hard")  # (the draw before it in test_exact_subproblem_random)
+    a, g = _random_entry(rng, 5, -5, 5, "hard")
+    sub = IterativeSubproblem(0, lambda x: 0, lambda x: g, lambda x: a, k_easy=1e-10, k_hard=1e-10)
+    p_ac, _ = sub.solve(5.5)
+    p, hits = solve(_Fixed(g, a), 5.5, 25, k_easy=1e-10, k_hard=1e-10)
+    assert hits and np.linalg.norm(p) == pytest.approx(5.5, rel=1e-8)
+    assert 0.5 * p @ a @ p + g @ p <= (0.5 * p_ac @ a @ p_ac + g @ p_ac) * (1 - 1e-6)  # (both negative)
 
 
 def test_bad_input(host_optimize):
