@@ -26,6 +26,7 @@ import dataclasses
 import importlib
 import pkgutil
 import sys
+import time
 from typing import Any, Callable
 
 __all__ = ["Case", "NotAvailable", "register", "all_cases", "select", "random_array", "LIBRARIES"]
@@ -160,6 +161,20 @@ def select(ids: list[str] | None = None, groups: list[str] | None = None) -> lis
         raise KeyError("unknown case or group: {}".format(", ".join(unknown)))
     ids, groups = set(ids or ()), set(groups or ())
     return [c for c in cases if c.id in ids or c.group in groups or c.group in ids]
+
+
+def sampled_host(run_one, batch: int, sample: int):
+    """A host column's timed call for a batch of independent problems SciPy solves one at a time:
+    `run_one(i)` for the first `sample` of the `batch`, the time scaled to all of them."""
+    n = min(sample, batch)
+
+    def host():
+        start = time.perf_counter()
+        for i in range(n):
+            run_one(i)
+        return {"time_s": (time.perf_counter() - start) * batch / n, "sample": n}
+
+    return host
 
 
 def scipy_module(xp, sub: str):

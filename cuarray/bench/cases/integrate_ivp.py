@@ -16,7 +16,7 @@ import time
 
 import numpy
 
-from . import NotAvailable, register, scipy_module
+from . import NotAvailable, register, sampled_host, scipy_module
 
 BATCH = 10**6
 SAMPLE = 50
@@ -64,13 +64,8 @@ def _(xp, runs, param, batch=BATCH, sample=SAMPLE):
     integrate = scipy_module(xp, "integrate")
     rates, y0 = lv_problem(batch)
     if getattr(xp, "__name__", "") == "numpy":
-        def host():
-            start = time.perf_counter()
-            for i in range(sample):
-                integrate.solve_ivp(lv_one(rates[i]), T_SPAN, y0[i], method="RK45", **TOL)
-            return {"time_s": (time.perf_counter() - start) * batch / sample, "sample": sample}
-
-        return host
+        return sampled_host(lambda i: integrate.solve_ivp(lv_one(rates[i]), T_SPAN, y0[i], method="RK45", **TOL),
+                            batch, sample)
     if not hasattr(integrate, "solve_ivp_batched"):
         raise NotAvailable("no solve_ivp_batched")
     f, y = lv_batched(xp, rates), xp.asarray(y0)

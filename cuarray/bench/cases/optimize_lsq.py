@@ -16,7 +16,7 @@ import time
 
 import numpy
 
-from . import NotAvailable, register, scipy_module
+from . import NotAvailable, register, sampled_host, scipy_module
 
 BATCH = 10**4
 SAMPLE = 100
@@ -69,14 +69,8 @@ def _(xp, runs, param, batch=BATCH, sample=SAMPLE):
     t, y = fits(batch)
     if getattr(xp, "__name__", "") == "numpy":
         fun, jac = one()
-
-        def host():
-            start = time.perf_counter()
-            for i in range(min(sample, batch)):
-                optimize.least_squares(fun, [1.0, 1.0, 0.0], jac=jac, args=(t, y[i]), **TOL)
-            return {"time_s": (time.perf_counter() - start) * batch / min(sample, batch), "sample": sample}
-
-        return host
+        return sampled_host(lambda i: optimize.least_squares(fun, [1.0, 1.0, 0.0], jac=jac, args=(t, y[i]), **TOL),
+                            batch, sample)
     if not hasattr(optimize, "least_squares_batched"):
         raise NotAvailable("no least_squares_batched")
     fun, jac = batched(xp)
