@@ -418,8 +418,13 @@ def _half_in_float32(exp, row, inputs):
     kw32 = {**kw, "dtype": np.float32} if "dtype" in kw else kw
     with np.errstate(all="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore")
+        x = args[0]
+        if row.name.startswith("nan") and x.dtype.kind == "c":
+            # the nan-functions replace an element with a NaN part (real or imaginary) by the identity
+            # before the cast, which keeps only the real part (complex(1, nan) adds nothing)
+            x = np.where(np.isnan(x), 1 if "prod" in row.name else 0, x)
         # the input cast to the loop's float16 first, as NumPy casts it (a complex or int input too)
-        x = args[0].astype(np.float16).astype(np.float32)
+        x = x.astype(np.float16).astype(np.float32)
         return operator.attrgetter(row.name)(np)(x, *args[1:], **kw32).astype(np.float16)
 
 

@@ -160,6 +160,10 @@ CASES2 = [
     # product overflows (inf-infj in NumPy, nan+nanj in the device's complex product: which elements
     # overflow must agree, check_complex_product)
     ("nanmedian(a)", 18, 35), ("vecdot(a b)", 18, 90),
+    # the GPU runs of seeds 16 and 19: complex nancumsum/nancumprod with dtype=float16 over elements
+    # with one NaN part; the fuzzer's float16 check cast to float16 (dropping the imaginary NaN)
+    # before the NaN replacement, so complex(1, nan) counted where NumPy (and cuarray) skip it
+    ("nancumsum(a){dtype,axis}", 16, 38), ("nancumprod(a){dtype,axis}", 19, 103),
     # the GPU run of seed 12 (NumPy 2.5.2, 200 000 calls): lstsq of float32/complex64 decomposed in
     # single precision with float32's eps as the cutoff, where NumPy's gelsd works in double with
     # eps(float64) * max(M, N): singular values 1e-7 to 1e-12 of the largest were cut (lower rank, no
