@@ -115,7 +115,9 @@ def test_curve_fit(method, sigma):
                                                full_output=True, **TIGHT)
     rp, rc, rinfo, rmesg, rier = so.curve_fit(model(np), t, y, p0=[1, 1, 0], sigma=sig, method=method,
                                               full_output=True, **TIGHT)
-    np.testing.assert_allclose(popt.get(), rp, rtol=1e-5, err_msg="popt")
+    # normwise, as the fits' xtol test: the offset c may be 0.005 with a standard error of 0.02, where
+    # two converged fits (costs equal to 1e-13) differ by 1e-5 of c (2 of 300 host runs)
+    assert np.linalg.norm(popt.get() - rp) <= 1e-5 * np.linalg.norm(rp), (popt.get(), rp)
     # pcov on the variances' scale; 'lm': SciPy's is from MINPACK's last Jacobian, a step before x
     scale = np.sqrt(np.outer(np.diag(rc), np.diag(rc)))
     np.testing.assert_array_less(np.abs(pcov.get() - rc) / scale, 1e-3)
@@ -124,7 +126,7 @@ def test_curve_fit(method, sigma):
 
 @pytest.mark.parametrize("jac", ["2-point", "callable"])
 def test_least_squares_batched(jac):
-    """Nielsen-damped LM over 2,000 fits against SciPy on 20 of them: the same minimizers, x to
+    """Nielsen-damped LM over 2,000 fits against SciPy on 20 of them: the same minimizers, x normwise to
     rtol 1e-5 (the ftol stop at 1e-12 of the cost leaves x within sqrt(1e-12) * cond(J))."""
     rng = np.random.default_rng()
     batch, t = 2000, np.linspace(0, 4, M)
@@ -145,5 +147,6 @@ def test_least_squares_batched(jac):
     x, cost = r.x.get(), r.cost.get()
     for i in rng.choice(batch, 20, replace=False):
         ref = so.least_squares(_fun(np), [1.0, 1.0, 0.0], jac=_jac(np), args=(t, y[i]), **TIGHT)
-        np.testing.assert_allclose(x[i], ref.x, rtol=1e-5, err_msg="fit {}".format(i))
+        # normwise, as test_curve_fit (the offset may sit near 0)
+        assert np.linalg.norm(x[i] - ref.x) <= 1e-5 * np.linalg.norm(ref.x), ("fit", i, x[i], ref.x)
         np.testing.assert_allclose(cost[i], ref.cost, rtol=1e-10, err_msg="fit {}".format(i))
