@@ -71,7 +71,15 @@ def test_failing_system_is_reported(H):
     refs = [si.solve_ivp(lambda t, y: y * y, (0, 2), y) for y in y0]
     assert [r.status for r in refs] == [-1, 0]
     assert not res.success
-    check_rows(res, refs, 1e-7)
+    # the blown-up row: SciPy's own y at its stop moves by 10% when y0 and rtol move by 3e-16 (its
+    # t by 1e-15, its nfev not at all), so the last bits of a SIMD power (the GPU machine's NumPy)
+    # decide y there: status, nfev and t as SciPy's, y to its order of magnitude
+    assert int(res.status[0]) == -1 and int(res.nfev[0]) == refs[0].nfev
+    assert res.t[0] == pytest.approx(refs[0].t[-1], rel=1e-12)
+    assert 0.5 < res.y[0, 0] / refs[0].y[0, -1] < 2
+    sub = type(res)(**{k: v[1:] if k in ("status", "nfev", "t", "y") else v for k, v in res.items()})
+    sub.success = True
+    check_rows(sub, refs[1:], 1e-7)
 
 
 def test_batched_bad_input(H):
