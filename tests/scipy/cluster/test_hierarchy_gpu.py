@@ -20,6 +20,7 @@ import scipy.spatial.distance as ssd  # noqa: E402
 
 import cuarray  # noqa: E402
 from cuarray.scipy.cluster import hierarchy as ch  # noqa: E402
+from cuarray.scipy.spatial import distance as ssd_gpu  # noqa: E402
 
 G = cuarray.asarray
 METHODS = ["single", "complete", "average", "weighted", "centroid", "median", "ward"]
@@ -49,6 +50,9 @@ def test_linkage_ties(method):
     merge at the least distance, and for 'single' SciPy's heights (the minimum spanning tree's
     weights) and flat clusters at each threshold (unique whatever the tie order)."""
     x = np.random.default_rng().integers(0, 4, (80, 2)).astype(np.float64)
+    # the device distances first (integer points: exact squares, roots within an ulp), so that a
+    # failure below says whether the distances or the agglomeration differ
+    np.testing.assert_allclose(ssd_gpu.pdist(G(x)).get(), ssd.pdist(x), rtol=1e-15, atol=0)
     z = ch.linkage(G(x), method).get()
     ref = sh.linkage(x, method)
     assert sh.is_valid_linkage(z) and (np.diff(z[:, 2]) >= -1e-12).all() and z[-1, 3] == len(x)
