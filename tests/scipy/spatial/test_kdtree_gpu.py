@@ -98,8 +98,13 @@ def test_query_many_and_large_k(monkeypatch):
     x, q = _points(2000, 3, "m"), _rng("mq").random((500, 3))
     t, h = cs.KDTree(G(x)), spatial.KDTree(x)
     _same_neighbours(*t.query(G(q), k=8), *h.query(q, k=8), x, q)
-    dg, _ = t.query(G(q[:20]), k=200)  # past the kernel's largest list: the brute-force path
-    np.testing.assert_allclose(dg.get(), h.query(q[:20], k=200)[0], rtol=1e-12)
+    # past the kernel's largest list: the brute-force path, for a few queries and for many (one
+    # sort of 500 rows); the indices too (random points: no ties), which RBFInterpolator's
+    # neighbourhoods are built from
+    for m in (20, 500):
+        (dg, ig), (dh, ih) = t.query(G(q[:m]), k=200), h.query(q[:m], k=200)
+        np.testing.assert_allclose(dg.get(), dh, rtol=1e-12, err_msg=str(m))
+        np.testing.assert_array_equal(ig.get(), ih, err_msg=str(m))
 
 
 @pytest.mark.parametrize("d", [2, 3, 7])
