@@ -20,6 +20,9 @@
   that defines it.
 - no comment or docstring in `cuarray/` points at an issue by number ("issue 51", "issue #7818"):
   the text says why, which a tracker's number does not (and it outlives the tracker).
+- a measurement script in `scripts/perf/` stays while something cites it: a docs page, or the
+  comment in `cuarray/`, `tests/` or `scripts/` whose decision it measured (or a cited script that
+  imports it). A variant that lost its measurement is deleted: git keeps it.
 
 Where the code does not follow a rule yet, the exception is listed below by file. Each list may only
 shrink: an entry that no longer breaks its rule fails the test (delete it), and the lists' sizes
@@ -391,3 +394,39 @@ def test_the_issue_check_sees_references(tmp_path):
     (tmp_path / "a.py").write_text("x = 1  # slow (issue 51)\n# fine: issue slots, an issue\n")
     (tmp_path / "b.cu").write_text("// see Issue #7818\n")
     assert _issue_references(tmp_path) == ["a.py:1", "b.cu:1"]
+
+
+def _uncited_perf_scripts(root: pathlib.Path) -> list:
+    """Files of root/scripts/perf that nothing outside it names (docs, README, cuarray, tests, other
+    scripts), and no such cited script imports."""
+    perf = root / "scripts" / "perf"
+    names = sorted(p.name for p in perf.iterdir() if p.is_file() and not p.name.startswith("__"))
+    outside = [p for d in ("docs", "cuarray", "tests", "scripts") for p in (root / d).rglob("*")
+               if p.is_file() and p.suffix in (".py", ".md", ".sh", ".cu", ".cuh", ".txt", ".rst")
+               and perf not in p.parents]
+    if (root / "README.md").exists():
+        outside.append(root / "README.md")
+    text = "\n".join(p.read_text(errors="ignore") for p in outside)
+    cited = {n for n in names if n in text}
+    grew = True
+    while grew:  # the helpers a cited script imports (_timing, _peers) stay with it
+        inner = "\n".join((perf / n).read_text(errors="ignore") for n in cited)
+        more = {n for n in names if n not in cited and re.search(r"\b{}\b".format(re.escape(n.rsplit(".", 1)[0])), inner)}
+        cited |= more
+        grew = bool(more)
+    return [n for n in names if n not in cited]
+
+
+def test_every_perf_script_is_cited():
+    found = _uncited_perf_scripts(PKG.parent)
+    assert not found, "cite each in the docs section (or the comment) of the decision it measured, or delete it: {}".format(found)
+
+
+def test_the_perf_script_check_sees_uncited_scripts(tmp_path):
+    for d in ("docs", "cuarray", "tests", "scripts/perf"):
+        (tmp_path / d).mkdir(parents=True)
+    (tmp_path / "docs" / "a.md").write_text("measured by `scripts/perf/cited.py`\n")
+    (tmp_path / "scripts" / "perf" / "cited.py").write_text("from _timing import best\n")
+    (tmp_path / "scripts" / "perf" / "_timing.py").write_text("def best(): pass\n")
+    (tmp_path / "scripts" / "perf" / "lost.py").write_text("print(1)\n")
+    assert _uncited_perf_scripts(tmp_path) == ["lost.py"]
