@@ -9,6 +9,7 @@ from ._quadrature import simpson as simpson
 from ._quadrature import trapezoid as trapezoid
 from ._tanhsinh import tanhsinh as tanhsinh
 from ._quad_vec import quad_vec as quad_vec
+from ._cubature import cubature as cubature
 from ._ivp import OdeResult as OdeResult
 from ._ivp import solve_ivp as solve_ivp
 from ._ivp_base import DenseOutput as DenseOutput

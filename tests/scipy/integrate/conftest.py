@@ -9,7 +9,7 @@ import pytest
 
 from cuarray.testing.fake_device import host_packages, numpy_standins
 
-MODULES = ["_quadrature", "_tanhsinh", "_quad_vec", "_gk_batch", "_quadpack", "_nsum", "_qmc_quad"]
+MODULES = ["_quadrature", "_tanhsinh", "_quad_vec", "_gk_batch", "_quadpack", "_nsum", "_qmc_quad", "_cubature"]
 
 
 def standins_of(module):
