@@ -6,6 +6,7 @@ gradient, direction and BFGS's inverse Hessian stay on the device.
 Host reads per iteration: the line search's scalars (see `_linesearch`) and one stacked read of
 the convergence scalars (gradient norm, y.s, |p|, |x|) that SciPy's loop tests."""
 
+import functools
 import inspect
 import warnings
 
@@ -28,12 +29,13 @@ from ._neldermead import minimize_neldermead
 from ._newtoncg import minimize_newtoncg
 from ._result import Bounds, OptimizeResult
 from ._trustexact import exact_solve
+from ._trustkrylov import krylov_solve
 from ._trustregion import minimize_trust_region, steihaug_solve
 
 __all__ = ["minimize", "SUPPORTED"]
 
-SUPPORTED = ("BFGS", "CG", "L-BFGS-B", "Nelder-Mead", "Newton-CG", "trust-ncg", "trust-exact")
-_TRUST = ("trust-ncg", "trust-exact")
+SUPPORTED = ("BFGS", "CG", "L-BFGS-B", "Nelder-Mead", "Newton-CG", "trust-ncg", "trust-krylov", "trust-exact")
+_TRUST = ("trust-ncg", "trust-krylov", "trust-exact")
 _epsilon = numpy.sqrt(numpy.finfo(float).eps)
 _MESSAGES = {"success": "Optimization terminated successfully.",
              "maxiter": "Maximum number of iterations has been exceeded.",
@@ -177,7 +179,8 @@ _TRUST_OPTIONS = ("initial_trust_radius", "max_trust_radius", "eta", "gtol", "ma
 
 
 def _trust(meth, fun, x0, args, jac, hess, hessp, callback, options):
-    """SciPy's `_minimize_trust_ncg` / `_minimize_trustregion_exact`: their checks, then the loop."""
+    """SciPy's `_minimize_trust_ncg` / `_minimize_trust_krylov` / `_minimize_trustregion_exact`: their
+    checks, then the loop."""
     if meth == "trust-ncg":
         if jac is None:
             raise ValueError("Jacobian is required for Newton-CG trust-region minimization")
@@ -188,6 +191,16 @@ def _trust(meth, fun, x0, args, jac, hess, hessp, callback, options):
             raise ValueError("hess={!r} (finite-difference or quasi-Newton Hessians) is not supported by cuarray's "
                              "trust-ncg; give hess or hessp as a callable".format(hess))
         subproblem = steihaug_solve
+    elif meth == "trust-krylov":
+        if jac is None:
+            raise ValueError("Jacobian is required for trust region exact minimization.")
+        if hess is None and hessp is None:
+            raise ValueError("Either the Hessian or the Hessian-vector product is required for Krylov "
+                             "trust-region minimization")
+        if not callable(hess) and not callable(hessp):
+            raise ValueError("hess={!r} (finite-difference or quasi-Newton Hessians) is not supported by cuarray's "
+                             "trust-krylov; give hess or hessp as a callable".format(hess))
+        subproblem = functools.partial(krylov_solve, inexact=bool(options.get("inexact", True)))
     else:
         if jac is None:
             raise ValueError("Jacobian is required for trust region exact minimization.")
@@ -197,7 +210,8 @@ def _trust(meth, fun, x0, args, jac, hess, hessp, callback, options):
         subproblem = exact_solve
     _check_unknown({k: v for k, v in options.items() if k not in _TRUST_OPTIONS})
     options = {k: v for k, v in options.items() if k in _TRUST_OPTIONS}
-    res = minimize_trust_region(fun, x0, args, jac, hess, hessp, callback, _halt, subproblem, **options)
+    res = minimize_trust_region(fun, x0, args, jac, hess, hessp, callback, _halt, subproblem,
+                                hessian_at_proposal=meth == "trust-exact", **options)
     if getattr(callback, "stop_iteration", False):
         res.success, res.status, res.message = False, 99, "`callback` raised `StopIteration`."
     return res

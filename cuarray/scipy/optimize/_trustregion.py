@@ -1,9 +1,9 @@
-"""minimize's trust-region methods 'trust-ncg' and 'trust-exact', ported from SciPy's
+"""minimize's trust-region methods 'trust-ncg', 'trust-krylov' and 'trust-exact', ported from SciPy's
 `_trustregion` loop (Nocedal & Wright, Numerical Optimization, 2nd ed., algorithm 4.1, the ratio
 test of their equation 4.4): 'trust-ncg' solves the subproblem by Steihaug's truncated conjugate
 gradients (their algorithm 7.2), 'trust-exact' by Moré and Sorensen's iteration on a Cholesky
 factorization ('Computing a trust region step', SIAM J. Sci. Stat. Comput. 4(3), 1983; see
-`_trustexact`). The iterate, gradient, Hessian and every vector stay on the device.
+`_trustexact`), 'trust-krylov' by the Lanczos method (`_trustkrylov`). The iterate, gradient, Hessian and every vector stay on the device.
 
 Host reads: one an outer iteration of the model's prediction and f at the proposed point (read
 together), one of the new gradient's norm where the step is accepted, and one an inner CG
@@ -148,9 +148,11 @@ def steihaug_solve(m, trust_radius, maxiter=None):
 
 def minimize_trust_region(fun, x0, args, jac, hess, hessp, callback, halt, subproblem, initial_trust_radius=1.0,
                           max_trust_radius=1000.0, eta=0.15, gtol=1e-4, maxiter=None, disp=False,
-                          return_all=False, inexact=True, workers=None, subproblem_maxiter=None):
+                          return_all=False, inexact=True, workers=None, subproblem_maxiter=None,
+                          hessian_at_proposal=False):
     """SciPy's `_minimize_trust_region`; `subproblem(model, radius, maxiter)` returns the step and
-    whether it reaches the boundary."""
+    whether it reaches the boundary; `hessian_at_proposal`: the subproblem takes the Hessian
+    matrix, evaluated at each proposed point as SciPy's exact subproblem does when it is made."""
     if not (0 <= eta < 0.25):
         raise Exception("invalid acceptance stringency")  # SciPy's exception type  # noqa: TRY002
     if max_trust_radius <= 0:
@@ -182,7 +184,7 @@ def minimize_trust_region(fun, x0, args, jac, hess, hessp, callback, halt, subpr
         predicted_d = m.value(p)
         x_proposed = x + p
         m_proposed = Model(x_proposed, problem)
-        if subproblem is not steihaug_solve:
+        if hessian_at_proposal:
             m_proposed.hess  # noqa: B018  SciPy's exact subproblem takes H when it is made
         # the outer iteration's read: the model's prediction and f at the proposed point
         predicted_value, f_new = (float(v) for v in to_host(stack(

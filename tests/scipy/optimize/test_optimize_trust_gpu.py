@@ -1,4 +1,4 @@
-"""minimize's 'trust-ncg' and 'trust-exact' on the device against scipy.optimize: Rosenbrock (hess
+"""minimize's 'trust-ncg', 'trust-krylov' and 'trust-exact' on the device against scipy.optimize: Rosenbrock (hess
 and hessp), fresh random convex quadratics, a nonconvex start (negative curvature, failed
 Cholesky factorizations), float32 and SciPy's errors. Device dot products round differently from
 NumPy's, so the assertions are on the solution (within what gtol and the Hessian's smallest
@@ -24,7 +24,8 @@ import cuarray.scipy.optimize as co  # noqa: E402
 X0 = np.array([1.3, 0.7, 0.8, 1.9, 1.2])
 
 
-@pytest.mark.parametrize("method,form", [("trust-ncg", "hess"), ("trust-ncg", "hessp"), ("trust-exact", "hess")])
+@pytest.mark.parametrize("method,form", [("trust-ncg", "hess"), ("trust-ncg", "hessp"), ("trust-exact", "hess"),
+                                         ("trust-krylov", "hess"), ("trust-krylov", "hessp")])
 def test_rosenbrock(method, form):
     ours = {form: co.rosen_hess if form == "hess" else co.rosen_hess_prod}
     ref = {form: so.rosen_hess if form == "hess" else so.rosen_hess_prod}
@@ -42,7 +43,7 @@ def test_rosenbrock(method, form):
         np.testing.assert_allclose(r.hess.get(), so.rosen_hess(r.x.get()), rtol=1e-12)
 
 
-@pytest.mark.parametrize("method", ["trust-ncg", "trust-exact"])
+@pytest.mark.parametrize("method", ["trust-ncg", "trust-krylov", "trust-exact"])
 def test_random_convex_quadratic(method):
     rng = np.random.default_rng()
     n = 60
@@ -61,7 +62,7 @@ def test_random_convex_quadratic(method):
     assert abs(r.fun - e.fun) <= 1e-9 * abs(e.fun)
 
 
-@pytest.mark.parametrize("method", ["trust-ncg", "trust-exact"])
+@pytest.mark.parametrize("method", ["trust-ncg", "trust-krylov", "trust-exact"])
 def test_nonconvex_start(method):
     # f = sum(x^4/4 - x^2/2) + s.x, H = diag(3x^2 - 1) indefinite near 0: Steihaug's d.Bd < 0 branch
     # and failed Cholesky factorizations in trust-exact
