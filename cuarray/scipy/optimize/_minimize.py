@@ -181,26 +181,20 @@ _TRUST_OPTIONS = ("initial_trust_radius", "max_trust_radius", "eta", "gtol", "ma
 def _trust(meth, fun, x0, args, jac, hess, hessp, callback, options):
     """SciPy's `_minimize_trust_ncg` / `_minimize_trust_krylov` / `_minimize_trustregion_exact`: their
     checks, then the loop."""
-    if meth == "trust-ncg":
+    if meth in ("trust-ncg", "trust-krylov"):
+        # SciPy's texts: Newton-CG's, and trust-krylov's (which names the exact method)
+        what = "Newton-CG" if meth == "trust-ncg" else "Krylov"
         if jac is None:
-            raise ValueError("Jacobian is required for Newton-CG trust-region minimization")
+            raise ValueError("Jacobian is required for Newton-CG trust-region minimization" if meth == "trust-ncg"
+                             else "Jacobian is required for trust region exact minimization.")
         if hess is None and hessp is None:
-            raise ValueError("Either the Hessian or the Hessian-vector product is required for Newton-CG "
-                             "trust-region minimization")
+            raise ValueError("Either the Hessian or the Hessian-vector product is required for {} "
+                             "trust-region minimization".format(what))
         if not callable(hess) and not callable(hessp):
             raise ValueError("hess={!r} (finite-difference or quasi-Newton Hessians) is not supported by cuarray's "
-                             "trust-ncg; give hess or hessp as a callable".format(hess))
-        subproblem = steihaug_solve
-    elif meth == "trust-krylov":
-        if jac is None:
-            raise ValueError("Jacobian is required for trust region exact minimization.")
-        if hess is None and hessp is None:
-            raise ValueError("Either the Hessian or the Hessian-vector product is required for Krylov "
-                             "trust-region minimization")
-        if not callable(hess) and not callable(hessp):
-            raise ValueError("hess={!r} (finite-difference or quasi-Newton Hessians) is not supported by cuarray's "
-                             "trust-krylov; give hess or hessp as a callable".format(hess))
-        subproblem = functools.partial(krylov_solve, inexact=bool(options.get("inexact", True)))
+                             "{}; give hess or hessp as a callable".format(hess, meth))
+        subproblem = steihaug_solve if meth == "trust-ncg" else functools.partial(
+            krylov_solve, inexact=bool(options.get("inexact", True)))
     else:
         if jac is None:
             raise ValueError("Jacobian is required for trust region exact minimization.")
