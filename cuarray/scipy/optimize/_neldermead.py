@@ -29,7 +29,7 @@ _MESSAGES = {"success": "Optimization terminated successfully.",
              "maxiter": "Maximum number of iterations has been exceeded."}
 
 
-class _MaxFuncCallError(RuntimeError):
+class MaxFuncCallError(RuntimeError):
     pass
 
 
@@ -75,7 +75,7 @@ def minimize_neldermead(func, x0, args=(), callback=None, halt=None, maxiter=Non
 
     def f(x):
         if fcalls[0] >= maxfun:
-            raise _MaxFuncCallError
+            raise MaxFuncCallError
         fcalls[0] += 1
         return float(to_host(fun_value(func(x, *args))))  # the evaluation's one read
 
@@ -83,7 +83,7 @@ def minimize_neldermead(func, x0, args=(), callback=None, halt=None, maxiter=Non
     try:
         for k in range(N + 1):
             fsim[k] = f(sim[k])
-    except _MaxFuncCallError:
+    except MaxFuncCallError:
         pass
     sim, fsim = _sorted(sim, fsim)
     iterations = 1
@@ -122,7 +122,7 @@ def minimize_neldermead(func, x0, args=(), callback=None, halt=None, maxiter=Non
                     sim[j] = bound(sim[0] + sigma * (sim[j] - sim[0]))
                     fsim[j] = f(sim[j])
             iterations += 1
-        except _MaxFuncCallError:
+        except MaxFuncCallError:
             pass
         sim, fsim = _sorted(sim, fsim)
         if return_all:
