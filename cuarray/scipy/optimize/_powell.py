@@ -65,15 +65,15 @@ def _linesearch(f, p, xi, tol, lb, ub, fval):
     if numpy.isneginf(lmin) and numpy.isposinf(lmax):
         if tol < 0:
             raise ValueError(f"tolerance should be >= 0, got {tol!r}")
-        alpha, fret = line_minimum(lambda a: f(p + a * xi), tol)
+        alpha, fret = line_minimum(lambda a: f(p + float(a) * xi), tol)
     elif not numpy.isneginf(lmin) and not numpy.isposinf(lmax):
-        alpha, fret = bounded_minimum(lambda a: f(p + a * xi), lmin, lmax, tol / 100)
+        alpha, fret = bounded_minimum(lambda a: f(p + float(a) * xi), lmin, lmax, tol / 100)
     else:
         # bounded on one side: search over arctan(alpha), SciPy's change of variable
-        t, fret = bounded_minimum(lambda t: f(p + numpy.tan(t) * xi), numpy.arctan(lmin), numpy.arctan(lmax),
+        t, fret = bounded_minimum(lambda t: f(p + float(numpy.tan(t)) * xi), numpy.arctan(lmin), numpy.arctan(lmax),
                                   tol / 100)
         alpha = numpy.tan(t)
-    step = alpha * xi
+    step = float(alpha) * xi
     return fret, p + step, step, bool(alpha != 0)
 
 
