@@ -23,8 +23,7 @@ from ..._manipulation.joining import stack
 from ..._sorting.searching import where
 from ..._statistics.order import max as max_, min as min_
 from ._brent import bounded_minimum, line_minimum
-from ._differentiate import fun_value
-from ._neldermead import MaxFuncCallError
+from ._neldermead import MaxFuncCallError, counted, limits
 from ._result import OptimizeResult
 
 __all__ = ["minimize_powell"]
@@ -84,20 +83,8 @@ def minimize_powell(func, x0, args=(), callback=None, halt=None, bounds=None, xt
     x = x0.reshape(-1).copy()
     allvecs = [x] if return_all else None
     N = len(x)
-    if maxiter is None and maxfun is None:
-        maxiter = maxfun = N * 1000
-    elif maxiter is None:
-        maxiter = N * 1000 if maxfun == numpy.inf else numpy.inf
-    elif maxfun is None:
-        maxfun = N * 1000 if maxiter == numpy.inf else numpy.inf
-    fcalls = [0]
-
-    def f(y):
-        if fcalls[0] >= maxfun:
-            raise MaxFuncCallError
-        fcalls[0] += 1
-        return to_host(fun_value(func(y, *args)))[()]  # the evaluation's one read
-
+    maxiter, maxfun = limits(maxiter, maxfun, N * 1000)
+    fcalls, f = counted(func, args, maxfun)  # one read per evaluation
     if direc is None:
         direc = eye(N, dtype=numpy.float64)
     else:
