@@ -27,6 +27,7 @@ from ._linesearch import LineSearchError, line_search_wolfe12
 from ._objective import FD_METHODS, Objective
 from ._neldermead import minimize_neldermead
 from ._newtoncg import minimize_newtoncg
+from ._powell import minimize_powell
 from ._result import Bounds, OptimizeResult
 from ._trustexact import exact_solve
 from ._trustkrylov import krylov_solve
@@ -34,7 +35,8 @@ from ._trustregion import minimize_trust_region, steihaug_solve
 
 __all__ = ["minimize", "SUPPORTED"]
 
-SUPPORTED = ("BFGS", "CG", "L-BFGS-B", "Nelder-Mead", "Newton-CG", "trust-ncg", "trust-krylov", "trust-exact")
+SUPPORTED = ("BFGS", "CG", "L-BFGS-B", "Nelder-Mead", "Newton-CG", "Powell", "trust-ncg", "trust-krylov",
+             "trust-exact")
 _TRUST = ("trust-ncg", "trust-krylov", "trust-exact")
 _epsilon = numpy.sqrt(numpy.finfo(float).eps)
 _MESSAGES = {"success": "Optimization terminated successfully.",
@@ -93,8 +95,9 @@ def minimize(fun, x0, args=(), method=None, jac=None, hess=None, hessp=None, bou
              callback=None, options=None):
     """See `scipy.optimize.minimize`. Methods ``'BFGS'``, ``'CG'``, ``'Nelder-Mead'`` (with
     bounds), ``'L-BFGS-B'`` (bounds; the generalized Cauchy point found by sorting the breakpoints
-    on the device, so iteration counts may differ from SciPy's), ``'Newton-CG'`` (``hess``/``hessp`` callables or neither) and a callable; ``fun``
-    (and ``jac``) take and return cuarray arrays; ``x0`` is a device array (a host list or NumPy
+    on the device, so iteration counts may differ from SciPy's), ``'Newton-CG'`` (``hess``/``hessp`` callables or
+    neither), ``'Powell'`` (bounds; its scalar line searches are host loops, one read per evaluation; ``direc``
+    comes back on the device) and a callable; ``fun`` (and ``jac``) take and return cuarray arrays; ``x0`` is a device array (a host list or NumPy
     array is copied as a parameter). Finite-difference gradients run ``fun`` on the device. The
     returned ``x``, ``jac`` and ``hess_inv`` are device arrays."""
     x0 = as_parameter(x0, "scipy.optimize.minimize")
@@ -116,9 +119,9 @@ def minimize(fun, x0, args=(), method=None, jac=None, hess=None, hessp=None, bou
     if hessp is not None and meth not in ("newton-cg", "trust-ncg", "trust-constr", "trust-krylov", "_custom"):
         warnings.warn(f"Method {method} does not use Hessian-vector product information (hessp).",
                       RuntimeWarning, stacklevel=2)
-    if meth == "nelder-mead" and (callable(jac) or jac is True or (isinstance(jac, str) and bool(jac))):
+    if meth in ("nelder-mead", "powell") and (callable(jac) or jac is True or (isinstance(jac, str) and bool(jac))):
         warnings.warn(f"Method {method} does not use gradient information (jac).", RuntimeWarning, stacklevel=2)
-    if meth in ("bfgs", "cg", "nelder-mead", "newton-cg", "l-bfgs-b") + _TRUST and constraints:
+    if meth in ("bfgs", "cg", "nelder-mead", "newton-cg", "l-bfgs-b", "powell") + _TRUST and constraints:
         warnings.warn(f"Method {method} cannot handle constraints.", RuntimeWarning, stacklevel=2)
     if meth in ("bfgs", "cg", "newton-cg") + _TRUST and bounds is not None:
         warnings.warn(f"Method {method} cannot handle bounds.", RuntimeWarning, stacklevel=2)
@@ -130,8 +133,10 @@ def minimize(fun, x0, args=(), method=None, jac=None, hess=None, hessp=None, bou
         options.setdefault("ftol", tol)
     if tol is not None and meth in ("bfgs", "cg", "l-bfgs-b") + _TRUST:
         options.setdefault("gtol", tol)
-    if tol is not None and meth == "newton-cg":
+    if tol is not None and meth in ("newton-cg", "powell"):
         options.setdefault("xtol", tol)
+    if tol is not None and meth == "powell":
+        options.setdefault("ftol", tol)
     if tol is not None and meth == "nelder-mead":
         options.setdefault("xatol", tol)
         options.setdefault("fatol", tol)
@@ -140,7 +145,7 @@ def minimize(fun, x0, args=(), method=None, jac=None, hess=None, hessp=None, bou
     if meth == "_custom":
         return method(fun, x0, args=args, jac=jac, hess=hess, hessp=hessp, bounds=bounds, constraints=constraints,
                       callback=callback, **options)
-    if meth not in ("bfgs", "cg", "nelder-mead", "newton-cg", "l-bfgs-b") + _TRUST:
+    if meth not in ("bfgs", "cg", "nelder-mead", "newton-cg", "l-bfgs-b", "powell") + _TRUST:
         if meth in _SCIPY_METHODS:
             raise ValueError(f"Method {method} is not available in cuarray.scipy.optimize.minimize yet; "
                              f"supported methods: {', '.join(SUPPORTED)} (or a callable)")
@@ -162,6 +167,10 @@ def minimize(fun, x0, args=(), method=None, jac=None, hess=None, hessp=None, bou
     elif meth == "nelder-mead":
         _check_unknown({k: v for k, v in options.items() if k not in _NM_OPTIONS})
         res = minimize_neldermead(fun, x0, args, callback, _halt, bounds=bounds, **options)
+    elif meth == "powell":
+        _check_unknown({k: v for k, v in options.items() if k not in _POWELL_OPTIONS})
+        res = minimize_powell(fun, x0, args, callback, _halt, bounds=bounds,
+                              **{k: v for k, v in options.items() if k in _POWELL_OPTIONS})
     elif meth == "newton-cg":
         _check_unknown({k: v for k, v in options.items() if k not in _NCG_OPTIONS})
         res = minimize_newtoncg(fun, x0.astype(x0.dtype if x0.dtype.kind == "f" else numpy.float64), args, jac,
@@ -214,6 +223,7 @@ def _trust(meth, fun, x0, args, jac, hess, hessp, callback, options):
 _LBFGSB_OPTIONS = ("maxcor", "ftol", "gtol", "eps", "maxfun", "maxiter", "iprint", "disp", "maxls",
                    "finite_diff_rel_step", "workers")
 _NCG_OPTIONS = ("xtol", "eps", "maxiter", "disp", "return_all", "c1", "c2", "workers")
+_POWELL_OPTIONS = ("xtol", "ftol", "maxiter", "maxfev", "disp", "direc", "return_all")
 _NM_OPTIONS = ("maxiter", "maxfev", "disp", "return_all", "initial_simplex", "xatol", "fatol", "adaptive")
 
 

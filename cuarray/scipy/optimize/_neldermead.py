@@ -22,14 +22,14 @@ from ..._statistics.order import max as max_
 from ._differentiate import fun_value
 from ._result import OptimizeResult
 
-__all__ = ["minimize_neldermead"]
+__all__ = ["minimize_neldermead", "limits", "counted", "MaxFuncCallError"]
 
 _MESSAGES = {"success": "Optimization terminated successfully.",
              "maxfev": "Maximum number of function evaluations has been exceeded.",
              "maxiter": "Maximum number of iterations has been exceeded."}
 
 
-class _MaxFuncCallError(RuntimeError):
+class MaxFuncCallError(RuntimeError):
     pass
 
 
@@ -62,28 +62,17 @@ def minimize_neldermead(func, x0, args=(), callback=None, halt=None, maxiter=Non
 
     sim, N = _start_simplex(x0, initial_simplex)
     allvecs = [sim[0]] if return_all else None
-    if maxiter is None and maxfun is None:
-        maxiter = maxfun = N * 200
-    elif maxiter is None:
-        maxiter = N * 200 if maxfun == numpy.inf else numpy.inf
-    elif maxfun is None:
-        maxfun = N * 200 if maxiter == numpy.inf else numpy.inf
+    maxiter, maxfun = limits(maxiter, maxfun, N * 200)
     if lb is not None:
         # reflect a start point past an upper bound into the interior, then clip (SciPy's)
         sim = bound(where(sim > ub, 2 * ub - sim, sim))
-    fcalls = [0]
-
-    def f(x):
-        if fcalls[0] >= maxfun:
-            raise _MaxFuncCallError
-        fcalls[0] += 1
-        return float(to_host(fun_value(func(x, *args))))  # the evaluation's one read
+    fcalls, f = counted(func, args, maxfun)
 
     fsim = numpy.full((N + 1,), numpy.inf, dtype=float)
     try:
         for k in range(N + 1):
             fsim[k] = f(sim[k])
-    except _MaxFuncCallError:
+    except MaxFuncCallError:
         pass
     sim, fsim = _sorted(sim, fsim)
     iterations = 1
@@ -122,7 +111,7 @@ def minimize_neldermead(func, x0, args=(), callback=None, halt=None, maxiter=Non
                     sim[j] = bound(sim[0] + sigma * (sim[j] - sim[0]))
                     fsim[j] = f(sim[j])
             iterations += 1
-        except _MaxFuncCallError:
+        except MaxFuncCallError:
             pass
         sim, fsim = _sorted(sim, fsim)
         if return_all:
@@ -140,6 +129,31 @@ def minimize_neldermead(func, x0, args=(), callback=None, halt=None, maxiter=Non
     if return_all:
         res["allvecs"] = allvecs
     return res
+
+
+def limits(maxiter, maxfun, default):
+    """SciPy's defaults of the derivative-free methods: both `default` when neither is given, else
+    the missing one unlimited, unless the given one is (then the missing one is `default`)."""
+    if maxiter is None and maxfun is None:
+        return default, default
+    if maxiter is None:
+        return (default if maxfun == numpy.inf else numpy.inf), maxfun
+    if maxfun is None:
+        return maxiter, (default if maxiter == numpy.inf else numpy.inf)
+    return maxiter, maxfun
+
+
+def counted(func, args, maxfun):
+    """([calls], f): f(x) is func's value read to the host (a NumPy scalar of func's type, as
+    SciPy's wrapper keeps it), counted, raising `MaxFuncCallError` once `maxfun` calls are made."""
+    fcalls = [0]
+
+    def f(x):
+        if fcalls[0] >= maxfun:
+            raise MaxFuncCallError
+        fcalls[0] += 1
+        return to_host(fun_value(func(x, *args)))[()]  # the evaluation's one read
+    return fcalls, f
 
 
 def _start_simplex(x0, initial_simplex):
