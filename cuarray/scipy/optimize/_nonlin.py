@@ -41,10 +41,10 @@ from ...sparse.linalg._minres import minres
 from ...sparse.linalg._tfqmr import tfqmr
 from ._result import OptimizeResult
 
-__all__ = ["NoConvergence", "newton_krylov", "root_krylov", "KRYLOV_OPTIONS"]
+__all__ = ["NoConvergence", "newton_krylov", "nonlin_solve", "root_nonlin", "NONLIN_OPTIONS"]
 
 _NAME = "scipy.optimize.newton_krylov"
-KRYLOV_OPTIONS = ("nit", "disp", "maxiter", "ftol", "fatol", "xtol", "xatol", "tol_norm", "line_search",
+NONLIN_OPTIONS = ("nit", "disp", "maxiter", "ftol", "fatol", "xtol", "xatol", "tol_norm", "line_search",
                   "jac_options")
 
 
@@ -61,7 +61,22 @@ def _read(values):
     return [float(v) for v in to_host(stack([v.astype(numpy.float64) for v in values]))]
 
 
-class _Krylov:
+class _Jacobian:
+    """What nonlin_solve asks of a Jacobian approximation besides setup/solve/update: a device flag
+    to read with the step's norms (None: nothing to check) and the error it stands for."""
+
+    pending = None
+
+    def take_pending(self):
+        flag, self.pending = self.pending, None
+        return flag
+
+    def raise_if(self, bad):
+        if bad:
+            raise ValueError("Function returned non-finite results")
+
+
+class _Krylov(_Jacobian):
     """SciPy's KrylovJacobian: the inner solver and its keywords, the J v products by differences."""
 
     def __init__(self, rdiff=None, method="lgmres", inner_maxiter=20, inner_M=None, outer_k=10, **kw):
@@ -97,7 +112,6 @@ class _Krylov:
                               UserWarning, stacklevel=4)
                 continue
             self.method_kw[key[6:]] = value
-        self.pending = None  # the finiteness flag of the last J v, read with the next read
 
     def setup(self, x, f, func):
         self.func = func
@@ -116,15 +130,6 @@ class _Krylov:
         elif setup is None and hasattr(p, "update"):
             p.update(x, f)
 
-    def take_pending(self):
-        """The finiteness flag of the last J v (a device bool, or None), to be read by the caller."""
-        flag, self.pending = self.pending, None
-        return flag
-
-    def raise_if(self, bad):
-        if bad:
-            raise ValueError("Function returned non-finite results")
-
     def matvec(self, v):
         flag = self.take_pending()
         nv = norm(v)
@@ -135,7 +140,7 @@ class _Krylov:
             return 0 * v
         sc = self.omega / vals[0]
         r = (self.func(self.x0 + sc * v) - self.f0) / sc
-        self.pending = any_(~isfinite(r)) & all_(isfinite(v))
+        self.pending = any_(~isfinite(r)) & all_(isfinite(v))  # read with the next read
         return r
 
     def solve(self, rhs, tol=0):
@@ -293,10 +298,11 @@ def newton_krylov(F, xin, iter=None, rdiff=None, method="lgmres", inner_maxiter=
                         callback)
 
 
-def root_krylov(fun, x0, args=(), jac=None, callback=None, nit=None, disp=False, maxiter=None, ftol=None,
-                fatol=None, xtol=None, xatol=None, tol_norm=None, line_search="armijo", jac_options=None):
-    """SciPy's _root_nonlin_solve for 'krylov': the options mapped onto nonlin_solve's, `nfev`
-    counting the calls of `fun`."""
+def root_nonlin(fun, x0, args=(), jac=None, callback=None, method="krylov", jacobian=_Krylov, nit=None, disp=False,
+                maxiter=None, ftol=None, fatol=None, xtol=None, xatol=None, tol_norm=None, line_search="armijo",
+                jac_options=None):
+    """SciPy's _root_nonlin_solve: the options mapped onto nonlin_solve's, the Jacobian
+    approximation `jacobian(**jac_options)`, `nfev` counting the calls of `fun`."""
     nfev = 0
 
     def f(x):
@@ -305,10 +311,10 @@ def root_krylov(fun, x0, args=(), jac=None, callback=None, nit=None, disp=False,
         out = fun(x, *args)
         return out[0] if jac is True else out
 
-    x, info = nonlin_solve(f, x0, _Krylov(**dict(jac_options or {})), iter=nit, verbose=disp, maxiter=maxiter,
+    x, info = nonlin_solve(f, x0, jacobian(**dict(jac_options or {})), iter=nit, verbose=disp, maxiter=maxiter,
                            f_tol=fatol, f_rtol=ftol, x_tol=xatol, x_rtol=xtol, tol_norm=tol_norm,
                            line_search=line_search, callback=callback, full_output=True, raise_exception=False)
-    res = OptimizeResult(x=x, method="krylov")
+    res = OptimizeResult(x=x, method=method)
     res.update(info)
     res["nfev"] = nfev
     return res

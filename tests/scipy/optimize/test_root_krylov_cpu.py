@@ -41,10 +41,10 @@ def dominant(rng, n, symmetric=False):
     return (lambda x: a @ x + 0.3 * np.tanh(x) - b), 1.0
 
 
-def _same_root(r, e, f, sigma, f_tol=F_TOL):
+def _same_root(r, e, f, sigma, f_tol=F_TOL, method="krylov"):
     """Both runs stopped by the residual test; |x - x*| <= |f(x)|_2 / sigma for each."""
     assert r.success and e.success and r.status == e.status == 1, (r, e)
-    assert r.message == e.message and r.method == e.method == "krylov"
+    assert r.message == e.message and r.method == e.method == method
     fr, fe = f(r.x), f(e.x)
     assert np.abs(fr).max() <= f_tol, np.abs(fr).max()
     np.testing.assert_array_equal(r.fun, fr.ravel())
@@ -219,10 +219,54 @@ def test_errors_as_scipy(host_optimize):
     assert r.nfev >= 2 and list(r.keys())[:2] == ["x", "method"]
 
 
+MIXING = ["anderson", "linearmixing", "diagbroyden", "excitingmixing"]
+
+
+@pytest.mark.parametrize("method", MIXING)
+@pytest.mark.parametrize("line_search", ["armijo", None])
+def test_mixing_methods_as_scipy(host_optimize, method, line_search):
+    # -f of the dominant map: a Jacobian near -3 I, which the scalar and diagonal models (-1/alpha)
+    # approximate in sign; SciPy's quasi-Newton updates on it converge from a random start
+    rng = np.random.default_rng()
+    n = int(rng.integers(3, 40))
+    fp, sigma = dominant(rng, n)
+
+    def f(x):
+        return -fp(x)
+
+    x0 = rng.standard_normal(n)
+    r = host_optimize.root(f, x0, method=method, options={"line_search": line_search})
+    e = so.root(f, x0, method=method, options={"line_search": line_search})
+    _same_root(r, e, f, sigma, method=method)
+
+
+@pytest.mark.parametrize("method,kw", [("anderson", {"alpha": 0.2, "M": 0}), ("anderson", {"w0": 0.1, "M": 3}),
+                                       ("linearmixing", {"alpha": 0.25}), ("diagbroyden", {"alpha": 0.3}),
+                                       ("excitingmixing", {"alpha": 0.1, "alphamax": 0.3})])
+def test_mixing_functions_as_scipy(host_optimize, method, kw):
+    rng = np.random.default_rng()
+    n = 10
+    fp, sigma = dominant(rng, n)
+
+    def f(x):
+        return -fp(x)
+
+    x0 = rng.standard_normal((2, 5))  # F sees x0's shape, x comes back in it
+    x = getattr(host_optimize, method)(lambda x: f(x.ravel()).reshape(2, 5), x0, **kw)
+    e = getattr(so, method)(lambda x: f(x.ravel()).reshape(2, 5), x0, **kw)
+    assert x.shape == e.shape == (2, 5)
+    fr, fe = f(x.ravel()), f(e.ravel())
+    assert np.abs(fr).max() <= F_TOL
+    assert np.linalg.norm(x - e) <= (np.linalg.norm(fr) + np.linalg.norm(fe)) / sigma
+    for mod in (host_optimize, so):
+        with pytest.raises(TypeError, match="unexpected keyword argument 'bogus'"):
+            getattr(mod, method)(f, x0.ravel(), bogus=1)
+
+
 def test_signatures_match_scipy():
     import cuarray.scipy.optimize as ours
 
-    for name in ("newton_krylov", "root"):
+    for name in ["newton_krylov", "root"] + MIXING:
         a, b = inspect.signature(getattr(ours, name)), inspect.signature(getattr(so, name))
         assert a == b, (name, a, b)
     assert issubclass(ours.NoConvergence, Exception)
