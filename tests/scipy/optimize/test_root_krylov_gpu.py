@@ -62,7 +62,7 @@ def dominant(rng, n, symmetric=False, dtype=np.float64):
 def _same_root(r, e, fh, sigma):
     assert isinstance(r.x, cuarray.ndarray) and isinstance(r.fun, cuarray.ndarray)
     assert r.success and e.success and r.status == e.status == 1, (r.message, e.message)
-    assert r.message == e.message and r.method == "krylov" and r.nit >= 1 and r.nfev >= r.nit
+    assert r.message == e.message and r.method == e.method and r.nit >= 1 and r.nfev >= r.nit
     x = r.x.get()
     fr, fe = fh(x), fh(e.x)
     assert np.abs(fr).max() <= F_TOL, np.abs(fr).max()
@@ -136,3 +136,18 @@ def test_errors_as_scipy():
     assert isinstance(info.value.args[0], cuarray.ndarray) and info.value.args[0].shape == (2, 2)
     r = co.root(lambda x: x * x - 1 + x, x0, method="krylov", options={"nit": 2})
     assert (r.status, r.success, r.nit) == (2, False, 3), r
+
+
+@pytest.mark.parametrize("method", ["anderson", "linearmixing", "diagbroyden", "excitingmixing"])
+def test_mixing_methods_as_scipy(method):
+    # -f of the dominant map: a Jacobian near -3 I, whose sign the scalar and diagonal models share
+    rng = np.random.default_rng()
+    n = int(rng.integers(10, 60))
+    fh, fd = dominant(rng, n)
+    x0 = rng.standard_normal(n)
+    r = co.root(lambda x: -fd(x), cuarray.asarray(x0), method=method)
+    e = so.root(lambda x: -fh(x), x0, method=method)
+    assert r.method == e.method == method
+    _same_root(r, e, lambda x: -fh(x), 1.0)
+    x = getattr(co, method)(lambda x: -fd(x), cuarray.asarray(x0))
+    assert isinstance(x, cuarray.ndarray) and np.abs(fh(x.get())).max() <= F_TOL
