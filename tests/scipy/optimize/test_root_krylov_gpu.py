@@ -74,7 +74,7 @@ def _same_root(r, e, fh, sigma):
 @pytest.mark.parametrize("inner,line_search", [("lgmres", "armijo"), ("bicgstab", "wolfe"), ("cgs", None)])
 def test_bratu_as_scipy(inner, line_search):
     rng = np.random.default_rng()
-    n, lam = int(rng.integers(30, 80)), float(rng.uniform(0.3, 1.5))
+    n, lam = int(rng.integers(30, 60)), float(rng.uniform(0.3, 1.5))
     opts = {"line_search": line_search, "jac_options": {"method": inner}}
     r = co.root(bratu(cuarray, n, lam), cuarray.zeros(n), method="krylov", options=opts)
     e = so.root(bratu(np, n, lam), np.zeros(n), method="krylov", options=opts)
@@ -118,7 +118,8 @@ def test_float32():
     assert x.dtype == np.float32
     assert np.abs(fh(x.get())).max() <= 1e-4
     e = so.newton_krylov(lambda x: fh(x.astype(np.float64)), np.zeros(30))
-    np.testing.assert_allclose(x.get(), e, rtol=0, atol=2e-4)  # |F| <= 1e-4 sqrt(30), sigma >= 1
+    fr, fe = fh(x.get().astype(np.float64)), fh(e)
+    assert np.linalg.norm(x.get() - e) <= np.linalg.norm(fr) + np.linalg.norm(fe)  # sigma >= 1
 
 
 def test_errors_as_scipy():
