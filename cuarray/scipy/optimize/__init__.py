@@ -9,6 +9,12 @@ from ._lsq_batched import least_squares_batched as least_squares_batched
 from ._lbfgsb import LbfgsInvHessProduct as LbfgsInvHessProduct
 from ._minimize import minimize as minimize
 from ._nnls import nnls as nnls
+from ._nonlin import NoConvergence as NoConvergence
+from ._nonlin import newton_krylov as newton_krylov
+from ._nonlin_mixing import anderson as anderson
+from ._nonlin_mixing import diagbroyden as diagbroyden
+from ._nonlin_mixing import excitingmixing as excitingmixing
+from ._nonlin_mixing import linearmixing as linearmixing
 from ._result import Bounds as Bounds
 from ._result import LinearConstraint as LinearConstraint
 from ._result import NonlinearConstraint as NonlinearConstraint

@@ -30,6 +30,8 @@ from ...linalg._decomp import qr
 from ...linalg._products import dot, outer, vdot
 from ...linalg._solve import inv, solve
 from ...linalg._util import LinAlgError
+from ._nonlin import NONLIN_OPTIONS, root_nonlin
+from ._nonlin_mixing import jacobians
 from ._result import OptimizeResult
 from ._root_lm import lm_messages, root_lm
 
@@ -39,15 +41,18 @@ _EPSMCH = float(numpy.finfo(numpy.float64).eps)
 
 ROOT_METHODS = ("hybr", "lm", "broyden1", "broyden2", "anderson", "linearmixing", "diagbroyden", "excitingmixing",
                 "krylov", "df-sane")
-IMPLEMENTED = ("hybr", "lm")
+_NONLIN = ("krylov", "anderson", "linearmixing", "diagbroyden", "excitingmixing")
+IMPLEMENTED = ("hybr", "lm") + _NONLIN
 _OPTIONS = {"hybr": ("col_deriv", "xtol", "maxfev", "band", "eps", "factor", "diag"),
-            "lm": ("col_deriv", "xtol", "ftol", "gtol", "maxiter", "eps", "factor", "diag")}
+            "lm": ("col_deriv", "xtol", "ftol", "gtol", "maxiter", "eps", "factor", "diag"),
+            **{m: NONLIN_OPTIONS for m in _NONLIN}}
 
 
 def root(fun, x0, args=(), method="hybr", jac=None, tol=None, callback=None, options=None):
-    """See `scipy.optimize.root`. Methods ``'hybr'`` (Powell's hybrid method) and ``'lm'``
-    (Levenberg-Marquardt) on the device (see docs/scipy-optimize.md); SciPy's other methods raise
-    NotImplementedError. ``fun`` (and
+    """See `scipy.optimize.root`. Methods ``'hybr'`` (Powell's hybrid method), ``'lm'``
+    (Levenberg-Marquardt), ``'krylov'`` (see `newton_krylov`), ``'anderson'``, ``'linearmixing'``,
+    ``'diagbroyden'`` and ``'excitingmixing'`` on the device (see docs/scipy-optimize.md); SciPy's
+    other methods raise NotImplementedError. ``fun`` (and
     ``jac``) take and return cuarray arrays; ``x``, ``fun``, ``fjac``, ``r`` and ``qtf`` come back
     on the device. ``nfev`` counts our calls of ``fun``: SciPy's counts two more (a call at ``x0``
     that checks the output's shape, and one at the end)."""
@@ -64,14 +69,21 @@ def root(fun, x0, args=(), method="hybr", jac=None, tol=None, callback=None, opt
             jac = None
     if tol is not None and meth in ("hybr", "lm"):
         options.setdefault("xtol", tol)
+    elif tol is not None and meth in _NONLIN:
+        for k, v in (("xtol", tol), ("xatol", numpy.inf), ("ftol", numpy.inf), ("fatol", numpy.inf)):
+            options.setdefault(k, v)
+    if meth in _NONLIN and jac is not None:
+        warnings.warn(f"Method {method} does not use the jacobian (jac).", RuntimeWarning, stacklevel=2)
     if meth in IMPLEMENTED:
         unknown = {k: v for k, v in options.items() if k not in _OPTIONS[meth]}
         if unknown:
             from scipy.optimize import OptimizeWarning  # optional dependency: SciPy's warning class  # noqa: PLC0415
 
             warnings.warn("Unknown solver options: " + ", ".join(map(str, unknown)), OptimizeWarning, stacklevel=2)
-        solver = _root_hybr if meth == "hybr" else _root_lm
-        return solver(fun, x0, args, jac, **{k: v for k, v in options.items() if k in _OPTIONS[meth]})
+        kw = {k: v for k, v in options.items() if k in _OPTIONS[meth]}
+        if meth in _NONLIN:
+            return root_nonlin(fun, x0, args, jac, callback, meth, jacobians()[meth], **kw)
+        return (_root_hybr if meth == "hybr" else _root_lm)(fun, x0, args, jac, **kw)
     if meth in ROOT_METHODS:
         raise NotImplementedError(f"root(method={method!r}) is not implemented in cuarray.scipy.optimize; "
                                   f"implemented methods: {', '.join(IMPLEMENTED)}")
