@@ -16,7 +16,8 @@ from cuarray.bench.cases import integrate as C
 
 def test_registered():
     got = {c.id: c for c in cases.select(groups=["integrate"])}
-    assert set(got) == {"cumulative-simpson", "tanhsinh", "quad-vec", "quad-peaked", "ivp-lotka-volterra", "ivp-heat-bdf"}
+    assert set(got) == {"cumulative-simpson", "tanhsinh", "quad-vec", "quad-peaked", "ivp-lotka-volterra", "ivp-heat-bdf",
+                        "cubature-peaked"}
     for case in got.values():
         assert set(case.setups) == {"cuarray", "numpy"}
 
@@ -52,3 +53,9 @@ def test_quad_peaked_host_setup_and_batched_integrand():
     x, y = np.random.default_rng().uniform(0, 1, (2, 5))
     np.testing.assert_allclose(f(y, x), [f(float(b), float(a)) for a, b in zip(x, y)], rtol=1e-14)
     assert abs(got[0] - 4 * np.pi * 0.002) < 1e-3  # four bumps, nearly all inside the square
+
+
+def test_cubature_peaked_host_setup_is_scipys_call():
+    got = C.cp_.setups["numpy"](np, 3, None)()
+    want = si.cubature(C.bumps3(np, 3), [0.0, 0.0, 0.0], [1.0, 1.0, 1.0], rule="genz-malik", rtol=1e-6)
+    assert got.status == "converged" and float(got.estimate) == float(want.estimate)

@@ -12,7 +12,11 @@
 - quad-peaked: nquad over the unit square of a sum of n narrow Gaussian bumps (width^2 0.002,
   random centres; full and quick: n = 64): about 1e5 evaluations. SciPy calls the integrand
   point by point (0.57 s on the development host); cuarray calls it once a round with every
-  inner integral's nodes of that round (16 calls)."""
+  inner integral's nodes of that round (16 calls).
+- cubature-peaked: cubature over the unit cube of a sum of n Gaussian bumps (width^2 0.02, random
+  centres; full and quick: n = 16), Genz-Malik's rule to rtol 1e-6: SciPy splits one region a step
+  and calls the integrand once a region; cuarray splits a round's regions together and calls it
+  once a round."""
 
 from __future__ import annotations
 
@@ -102,3 +106,29 @@ def _(xp, n, param):
     ig = scipy_module(xp, "integrate")
     f = bumps(xp, n)
     return lambda: ig.nquad(f, [[0.0, 1.0], [0.0, 1.0]])
+
+
+cp_ = register(
+    "cubature-peaked", group="integrate",
+    description="cubature over [0,1]^3 of a sum of n Gaussian bumps (width^2 0.02), genz-malik, rtol 1e-6",
+    size=16, quick=16,
+)
+
+
+def bumps3(xp, n):
+    """The integrand of cubature-peaked: f(x) = sum_k exp(-|x - c_k|^2 / 0.02) for x of shape
+    (npoints, 3), NumPy or device arrays alike."""
+    c = xp.asarray(numpy.random.default_rng(74).uniform(0.2, 0.8, (n, 3)))
+
+    def f(x):
+        d = ((x[:, None, :] - c[None, :, :]) ** 2).sum(axis=-1)
+        return xp.exp(-d / 0.02).sum(axis=-1)
+
+    return f
+
+
+@cp_.setup("cuarray", "numpy")
+def _(xp, n, param):
+    ig = scipy_module(xp, "integrate")
+    f = bumps3(xp, n)
+    return lambda: ig.cubature(f, [0.0, 0.0, 0.0], [1.0, 1.0, 1.0], rule="genz-malik", rtol=1e-6)
