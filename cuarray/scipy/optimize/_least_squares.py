@@ -65,20 +65,21 @@ def _check_x_scale(x_scale, x0, method):
     return x_scale
 
 
-def _host_vector(v):
+def _host_vector(v, fn="scipy.optimize.least_squares"):
     # x0 and bounds are small parameters: a device array is read once, a host one taken as is
     if hasattr(v, "__cuda_array_interface__") or (hasattr(v, "get") and not isinstance(v, numpy.ndarray)):
-        return numpy.asarray(to_host(as_parameter(v, "scipy.optimize.least_squares")))
+        return numpy.asarray(to_host(as_parameter(v, fn)))
     return numpy.asarray(v)
 
 
-def _bounds(bounds, x0):
+def _bounds(bounds, n, fn="scipy.optimize.least_squares"):
+    """(lb, ub) host vectors of a `Bounds` or a 2-tuple, a scalar bound repeated n times."""
     if isinstance(bounds, Bounds):
         lb, ub = bounds.lb, bounds.ub
     elif len(bounds) == 2:
-        lb, ub = (numpy.asarray(_host_vector(b), dtype=float) for b in bounds)
-        lb = numpy.resize(lb, x0.shape[0]) if lb.ndim == 0 else lb
-        ub = numpy.resize(ub, x0.shape[0]) if ub.ndim == 0 else ub
+        lb, ub = (numpy.asarray(_host_vector(b, fn), dtype=float) for b in bounds)
+        lb = numpy.resize(lb, n) if lb.ndim == 0 else lb
+        ub = numpy.resize(ub, n) if ub.ndim == 0 else ub
     else:
         raise ValueError("`bounds` must contain 2 elements.")
     return numpy.asarray(lb, dtype=float), numpy.asarray(ub, dtype=float)
@@ -125,7 +126,7 @@ def least_squares(fun, x0, jac="2-point", bounds=(-numpy.inf, numpy.inf), method
     x0 = numpy.atleast_1d(x0).astype(float)
     if x0.ndim > 1:
         raise ValueError("`x0` must have at most 1 dimension.")
-    lb, ub = _bounds(bounds, x0)
+    lb, ub = _bounds(bounds, x0.shape[0])
     if method == "lm" and not numpy.all((lb == -numpy.inf) & (ub == numpy.inf)):
         raise ValueError("Method 'lm' doesn't support bounds.")
     if lb.shape != x0.shape or ub.shape != x0.shape:
