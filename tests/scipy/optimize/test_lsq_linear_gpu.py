@@ -24,7 +24,7 @@ import cuarray  # noqa: E402
 import cuarray.scipy.optimize as co  # noqa: E402
 from cuarray import sparse as csparse  # noqa: E402
 from cuarray.sparse.linalg import aslinearoperator  # noqa: E402
-from lsq_linear_compare import problem, same_active  # noqa: E402
+from lsq_compare import problem, same_active  # noqa: E402
 
 
 def _get(a):

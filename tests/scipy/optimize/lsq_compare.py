@@ -1,7 +1,8 @@
-"""What the lsq_linear tests (CPU and GPU) share: the random bounded problems and the comparison
-of active_mask with SciPy's."""
+"""What the least-squares tests share: SciPy's exception for the same call, lsq_linear's random
+bounded problems and the comparison of active_mask with SciPy's (CPU and GPU)."""
 
 import numpy as np
+import pytest
 
 EXACT, LSMR = 1e-10, 1e-8  # x's agreement with SciPy on the host (see test_lsq_linear_cpu), with a margin
 
@@ -41,3 +42,12 @@ def same_active(r, ref, bounds, atol):
     assert np.all((ours[act] == ref.active_mask[act]) | (our_gap[act] <= atol)), (ours, ref.active_mask)
     if atol <= EXACT:  # the exact solvers' x agree to 1e-14 on these problems: the same mask
         np.testing.assert_array_equal(ours, ref.active_mask)
+
+
+def raises_as_scipy(ours, theirs, *args, **kw):
+    """`ours(*args, **kw)` raises SciPy's exception type with SciPy's message."""
+    with pytest.raises(Exception) as ref:
+        theirs(*args, **kw)
+    with pytest.raises(ref.type) as got:
+        ours(*args, **kw)
+    assert str(got.value) == str(ref.value)
