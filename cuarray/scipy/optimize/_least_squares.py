@@ -9,6 +9,7 @@ import numpy
 
 from ..._core.host_input import as_parameter
 from ..._core.transfer import to_host
+from ._lsq_dogbox import dogbox
 from ._lsq_host import EPS, in_bounds, make_strictly_feasible
 from ._lsq_lm import lm
 from ._lsq_problem import LOSSES, Problem
@@ -100,9 +101,6 @@ def _check_arguments(method, jac, tr_solver, loss, verbose, max_nfev):
         raise ValueError("`verbose` must be in [0, 1, 2].")
     if max_nfev is not None and max_nfev <= 0:
         raise ValueError("`max_nfev` must be None or positive integer.")
-    if method == "dogbox":
-        raise ValueError("method='dogbox' is not available in cuarray.scipy.optimize.least_squares yet; "
-                         "use 'trf' (bounds) or 'lm'")
     if tr_solver == "lsmr":
         raise ValueError("tr_solver='lsmr' is not available in cuarray.scipy.optimize.least_squares yet; "
                          "use 'exact' (the default for dense Jacobians)")
@@ -112,12 +110,12 @@ def least_squares(fun, x0, jac="2-point", bounds=(-numpy.inf, numpy.inf), method
                   gtol=1e-8, x_scale=None, loss="linear", f_scale=1.0, diff_step=None, tr_solver=None,
                   tr_options=None, jac_sparsity=None, max_nfev=None, verbose=0, args=(), kwargs=None, callback=None,
                   workers=None):
-    """See `scipy.optimize.least_squares`. Methods ``'trf'`` (with bounds) and ``'lm'``, the
-    ``'exact'`` trust-region solver (the SVD of the Jacobian on the device), every built-in loss
+    """See `scipy.optimize.least_squares`. Methods ``'trf'``, ``'dogbox'`` (with bounds) and ``'lm'``,
+    the ``'exact'`` trust-region solver (the SVD of the Jacobian on the device), every built-in loss
     and a callable one. ``fun``, ``jac`` and a callable ``loss`` take and return cuarray arrays;
     the finite-difference Jacobian calls ``fun`` once per column (twice for ``'3-point'``). The
     returned ``x``, ``fun``, ``jac``, ``grad`` and ``active_mask`` are device arrays. Not yet:
-    ``'dogbox'``, ``tr_solver='lsmr'``, ``jac_sparsity``, sparse or LinearOperator Jacobians,
+    ``tr_solver='lsmr'``, ``jac_sparsity``, sparse or LinearOperator Jacobians,
     ``verbose`` printing per iteration."""
     _check_arguments(method, jac, tr_solver, loss, verbose, max_nfev)
     x0 = _host_vector(x0)
@@ -159,8 +157,9 @@ def least_squares(fun, x0, jac="2-point", bounds=(-numpy.inf, numpy.inf), method
         if not callable(jac):
             result.njev = None
     else:
-        result = trf(problem, x0, f0, cost0, lb, ub, ftol, xtol, gtol, max_nfev, x_scale, _wrap_callback(callback),
-                     _halt)
+        loop = trf if method == "trf" else dogbox
+        result = loop(problem, x0, f0, cost0, lb, ub, ftol, xtol, gtol, max_nfev, x_scale, _wrap_callback(callback),
+                      _halt)
     result.message = TERMINATION_MESSAGES[result.status]
     result.success = result.status > 0
     if verbose >= 1:
