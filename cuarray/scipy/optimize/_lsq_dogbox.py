@@ -14,8 +14,7 @@ from ..._core.transfer import from_host
 from ..._indexing.inserting import take
 from ._lsq_host import (EPS, check_termination, in_bounds, minimize_quadratic_1d, quadratic, quadratic_1d,
                         step_size_to_bound, update_tr_radius)
-from ._lsq_trf import _jac_scale, _svd_factors, accept, evaluate
-from ._result import OptimizeResult
+from ._lsq_trf import _jac_scale, _svd_factors, accept, accept_and_rescale, evaluate, halted, result
 
 __all__ = ["dogbox"]
 
@@ -94,13 +93,9 @@ def dogbox(problem, x0, f0, cost0, lb, ub, ftol, xtol, gtol, max_nfev, x_scale, 
             x[on_bound == -1] = lb[on_bound == -1]
             x[on_bound == 1] = ub[on_bound == 1]
             f_true, cost = f_new, cost_new
-            J, f, g, col2, g_dev = accept(problem, x, f_new)
-            if jac_scale:
-                scale, scale_inv = _jac_scale(col2, scale_inv)
+            J, f, g, g_dev, scale, scale_inv = accept_and_rescale(problem, x, f_new, jac_scale, scale, scale_inv)
         iteration += 1
-        if halt(callback, OptimizeResult(x=from_host(x), fun=f_true, nit=iteration, nfev=problem.nfev, cost=cost)):
+        if halted(problem, callback, halt, x, f_true, iteration, cost):
             status = -2
             break
-    return OptimizeResult(x=from_host(x), cost=cost, fun=f_true, jac=J, grad=g_dev, optimality=g_norm,
-                          active_mask=from_host(on_bound), nfev=problem.nfev, njev=problem.njev,
-                          status=0 if status is None else status)
+    return result(problem, x, cost, f_true, J, g_dev, g_norm, on_bound, status)
