@@ -136,7 +136,7 @@ print(json.dumps({
     "lambertw": message(scipy.special.lambertw, DeviceLike()),
     "expm": message(scipy.linalg.expm, DeviceLike()),
     "geometric_transform": message(scipy.ndimage.geometric_transform, DeviceLike(), abs),
-    "lsq_linear": message(scipy.optimize.lsq_linear, DeviceLike(), DeviceLike()),
+    "linprog": message(scipy.optimize.linprog, DeviceLike()),
     "no scipy": message(numpy.asarray, DeviceLike()),
 }))
 '''
@@ -149,8 +149,8 @@ def test_conversion_error_names_the_cuarray_function(mode):
     assert "call `cuarray.scipy.special.lambertw`" in got["lambertw"]
     assert "call `cuarray.scipy.linalg.expm`" in got["expm"]
     assert "call `cuarray.scipy.ndimage.geometric_transform`" in got["geometric_transform"]
-    assert "cuarray has no `cuarray.scipy.optimize.lsq_linear`" in got["lsq_linear"]
-    assert "pass `x.get()`" in got["lsq_linear"]
+    assert "cuarray has no `cuarray.scipy.optimize.linprog`" in got["linprog"]
+    assert "pass `x.get()`" in got["linprog"]
     assert got["no scipy"] == ""
 
 

@@ -8,6 +8,7 @@ from ._least_squares import least_squares as least_squares
 from ._lsq_batched import least_squares_batched as least_squares_batched
 from ._lbfgsb import LbfgsInvHessProduct as LbfgsInvHessProduct
 from ._minimize import minimize as minimize
+from ._lsq_linear import lsq_linear as lsq_linear
 from ._nnls import nnls as nnls
 from ._nonlin import NoConvergence as NoConvergence
 from ._nonlin import newton_krylov as newton_krylov

@@ -9,6 +9,7 @@ import numpy
 
 from ..._core.host_input import as_parameter
 from ..._core.transfer import to_host
+from ._lsq_dogbox import dogbox
 from ._lsq_host import EPS, in_bounds, make_strictly_feasible
 from ._lsq_lm import lm
 from ._lsq_problem import LOSSES, Problem
@@ -65,20 +66,21 @@ def _check_x_scale(x_scale, x0, method):
     return x_scale
 
 
-def _host_vector(v):
+def _host_vector(v, fn="scipy.optimize.least_squares"):
     # x0 and bounds are small parameters: a device array is read once, a host one taken as is
     if hasattr(v, "__cuda_array_interface__") or (hasattr(v, "get") and not isinstance(v, numpy.ndarray)):
-        return numpy.asarray(to_host(as_parameter(v, "scipy.optimize.least_squares")))
+        return numpy.asarray(to_host(as_parameter(v, fn)))
     return numpy.asarray(v)
 
 
-def _bounds(bounds, x0):
+def _bounds(bounds, n, fn="scipy.optimize.least_squares"):
+    """(lb, ub) host vectors of a `Bounds` or a 2-tuple, a scalar bound repeated n times."""
     if isinstance(bounds, Bounds):
         lb, ub = bounds.lb, bounds.ub
     elif len(bounds) == 2:
-        lb, ub = (numpy.asarray(_host_vector(b), dtype=float) for b in bounds)
-        lb = numpy.resize(lb, x0.shape[0]) if lb.ndim == 0 else lb
-        ub = numpy.resize(ub, x0.shape[0]) if ub.ndim == 0 else ub
+        lb, ub = (numpy.asarray(_host_vector(b, fn), dtype=float) for b in bounds)
+        lb = numpy.resize(lb, n) if lb.ndim == 0 else lb
+        ub = numpy.resize(ub, n) if ub.ndim == 0 else ub
     else:
         raise ValueError("`bounds` must contain 2 elements.")
     return numpy.asarray(lb, dtype=float), numpy.asarray(ub, dtype=float)
@@ -99,9 +101,6 @@ def _check_arguments(method, jac, tr_solver, loss, verbose, max_nfev):
         raise ValueError("`verbose` must be in [0, 1, 2].")
     if max_nfev is not None and max_nfev <= 0:
         raise ValueError("`max_nfev` must be None or positive integer.")
-    if method == "dogbox":
-        raise ValueError("method='dogbox' is not available in cuarray.scipy.optimize.least_squares yet; "
-                         "use 'trf' (bounds) or 'lm'")
     if tr_solver == "lsmr":
         raise ValueError("tr_solver='lsmr' is not available in cuarray.scipy.optimize.least_squares yet; "
                          "use 'exact' (the default for dense Jacobians)")
@@ -111,12 +110,12 @@ def least_squares(fun, x0, jac="2-point", bounds=(-numpy.inf, numpy.inf), method
                   gtol=1e-8, x_scale=None, loss="linear", f_scale=1.0, diff_step=None, tr_solver=None,
                   tr_options=None, jac_sparsity=None, max_nfev=None, verbose=0, args=(), kwargs=None, callback=None,
                   workers=None):
-    """See `scipy.optimize.least_squares`. Methods ``'trf'`` (with bounds) and ``'lm'``, the
-    ``'exact'`` trust-region solver (the SVD of the Jacobian on the device), every built-in loss
+    """See `scipy.optimize.least_squares`. Methods ``'trf'``, ``'dogbox'`` (with bounds) and ``'lm'``,
+    the ``'exact'`` trust-region solver (the SVD of the Jacobian on the device), every built-in loss
     and a callable one. ``fun``, ``jac`` and a callable ``loss`` take and return cuarray arrays;
     the finite-difference Jacobian calls ``fun`` once per column (twice for ``'3-point'``). The
     returned ``x``, ``fun``, ``jac``, ``grad`` and ``active_mask`` are device arrays. Not yet:
-    ``'dogbox'``, ``tr_solver='lsmr'``, ``jac_sparsity``, sparse or LinearOperator Jacobians,
+    ``tr_solver='lsmr'``, ``jac_sparsity``, sparse or LinearOperator Jacobians,
     ``verbose`` printing per iteration."""
     _check_arguments(method, jac, tr_solver, loss, verbose, max_nfev)
     x0 = _host_vector(x0)
@@ -125,7 +124,7 @@ def least_squares(fun, x0, jac="2-point", bounds=(-numpy.inf, numpy.inf), method
     x0 = numpy.atleast_1d(x0).astype(float)
     if x0.ndim > 1:
         raise ValueError("`x0` must have at most 1 dimension.")
-    lb, ub = _bounds(bounds, x0)
+    lb, ub = _bounds(bounds, x0.shape[0])
     if method == "lm" and not numpy.all((lb == -numpy.inf) & (ub == numpy.inf)):
         raise ValueError("Method 'lm' doesn't support bounds.")
     if lb.shape != x0.shape or ub.shape != x0.shape:
@@ -158,8 +157,9 @@ def least_squares(fun, x0, jac="2-point", bounds=(-numpy.inf, numpy.inf), method
         if not callable(jac):
             result.njev = None
     else:
-        result = trf(problem, x0, f0, cost0, lb, ub, ftol, xtol, gtol, max_nfev, x_scale, _wrap_callback(callback),
-                     _halt)
+        loop = trf if method == "trf" else dogbox
+        result = loop(problem, x0, f0, cost0, lb, ub, ftol, xtol, gtol, max_nfev, x_scale, _wrap_callback(callback),
+                      _halt)
     result.message = TERMINATION_MESSAGES[result.status]
     result.success = result.status > 0
     if verbose >= 1:

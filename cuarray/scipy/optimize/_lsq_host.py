@@ -14,7 +14,8 @@ EPS = float(numpy.finfo(float).eps)  # a Python float: a NumPy scalar on the lef
 
 __all__ = ["EPS", "intersect_trust_region", "lsq_trust_region", "update_tr_radius", "quadratic",
            "quadratic_1d", "minimize_quadratic_1d", "in_bounds", "step_size_to_bound",
-           "find_active_constraints", "make_strictly_feasible", "cl_scaling_vector", "check_termination"]
+           "find_active_constraints", "make_strictly_feasible", "cl_scaling_vector", "check_termination",
+           "reflective_transformation", "print_iteration_linear"]
 
 
 def intersect_trust_region(x, s, Delta):
@@ -175,6 +176,34 @@ def cl_scaling_vector(x, g, lb, ub):
     v[mask] = x[mask] - lb[mask]
     dv[mask] = 1
     return v, dv
+
+
+def reflective_transformation(y, lb, ub):
+    """y folded into [lb, ub] by reflections at the bounds (SciPy's, without the unused sign)."""
+    if in_bounds(y, lb, ub):
+        return y
+    lbf, ubf = numpy.isfinite(lb), numpy.isfinite(ub)
+    x = y.copy()
+    mask = lbf & ~ubf
+    x[mask] = numpy.maximum(y[mask], 2 * lb[mask] - y[mask])
+    mask = ~lbf & ubf
+    x[mask] = numpy.minimum(y[mask], 2 * ub[mask] - y[mask])
+    mask = lbf & ubf
+    w = ub[mask] - lb[mask]
+    t = numpy.remainder(y[mask] - lb[mask], 2 * w)
+    x[mask] = lb[mask] + numpy.minimum(t, 2 * w - t)
+    return x
+
+
+def print_iteration_linear(iteration, cost, cost_reduction, step_norm, optimality):
+    """SciPy's verbose=2 line of the linear solvers (the header first, at iteration None)."""
+    if iteration is None:
+        print("{:^15}{:^15}{:^15}{:^15}{:^15}".format("Iteration", "Cost", "Cost reduction", "Step norm",
+                                                      "Optimality"))
+        return
+    reduction = " " * 15 if cost_reduction is None else f"{cost_reduction:^15.2e}"
+    norm = " " * 15 if step_norm is None else f"{step_norm:^15.2e}"
+    print(f"{iteration:^15}{cost:^15.4e}{reduction}{norm}{optimality:^15.2e}")
 
 
 def check_termination(dF, F, dx_norm, x_norm, ratio, ftol, xtol):

@@ -21,7 +21,7 @@ from ._lsq_host import (check_termination, cl_scaling_vector, find_active_constr
 from ._lsq_problem import read
 from ._result import OptimizeResult
 
-__all__ = ["trf", "evaluate", "accept"]
+__all__ = ["trf", "evaluate", "accept", "accept_and_rescale", "halted", "result"]
 
 
 def evaluate(problem, x):
@@ -38,6 +38,26 @@ def accept(problem, x, f):
     g_dev = dot(J.T, fs)
     g, col2 = read(g_dev, sum_(J * J, axis=0))
     return J, fs, g, col2, g_dev
+
+
+def accept_and_rescale(problem, x, f, jac_scale, scale, scale_inv):
+    """`accept` at an accepted point, and the 'jac' scaling updated from its column norms:
+    (J, f, g, g on the device, scale, scale_inv)."""
+    J, f, g, col2, g_dev = accept(problem, x, f)
+    if jac_scale:
+        scale, scale_inv = _jac_scale(col2, scale_inv)
+    return J, f, g, g_dev, scale, scale_inv
+
+
+def halted(problem, callback, halt, x, f_true, iteration, cost):
+    """Whether the callback stops the loop after an iteration (SciPy's intermediate result)."""
+    return halt(callback, OptimizeResult(x=from_host(x), fun=f_true, nit=iteration, nfev=problem.nfev, cost=cost))
+
+
+def result(problem, x, cost, f_true, J, g_dev, g_norm, active, status):
+    return OptimizeResult(x=from_host(x), cost=cost, fun=f_true, jac=J, grad=g_dev, optimality=g_norm,
+                          active_mask=from_host(active), nfev=problem.nfev, njev=problem.njev,
+                          status=0 if status is None else status)
 
 
 def _jac_scale(col2, scale_inv_old=None):
@@ -165,14 +185,10 @@ def trf(problem, x0, f0, cost0, lb, ub, ftol, xtol, gtol, max_nfev, x_scale, cal
             Delta = Delta_new
         if actual_reduction > 0:
             x, f_true, cost = x_new, f_new, cost_new
-            J, f, g, col2, g_dev = accept(problem, x, f_new)
-            if jac_scale:
-                scale, scale_inv = _jac_scale(col2, scale_inv)
+            J, f, g, g_dev, scale, scale_inv = accept_and_rescale(problem, x, f_new, jac_scale, scale, scale_inv)
         iteration += 1
-        if halt(callback, OptimizeResult(x=from_host(x), fun=f_true, nit=iteration, nfev=problem.nfev, cost=cost)):
+        if halted(problem, callback, halt, x, f_true, iteration, cost):
             status = -2
             break
     active = find_active_constraints(x, lb, ub, rtol=xtol) if bounded else numpy.zeros(n)
-    return OptimizeResult(x=from_host(x), cost=cost, fun=f_true, jac=J, grad=g_dev, optimality=g_norm,
-                          active_mask=from_host(active), nfev=problem.nfev, njev=problem.njev,
-                          status=0 if status is None else status)
+    return result(problem, x, cost, f_true, J, g_dev, g_norm, active, status)

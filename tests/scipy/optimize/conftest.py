@@ -40,12 +40,14 @@ def host_differentiate(host_scipy):
 MODULES = ["_result", "_differentiate", "_objective", "_linesearch", "_neldermead", "_newtoncg", "_lbfgsb", "_nnls",
            "_trustregion", "_trustkrylov", "_trustexact", "_brent", "_powell", "_minimize", "_root_lm", "_nonlin",
            "_nonlin_mixing", "_root", "_rosen", "_scalar",
-           "_lsq_host", "_lsq_problem", "_lsq_trf", "_lsq_lm", "_least_squares", "_curve_fit", "_lsq_batched"]
+           "_lsq_host", "_lsq_problem", "_lsq_trf", "_lsq_lm", "_least_squares", "_curve_fit", "_lsq_batched",
+           "_lsq_dogbox", "_lsq_linear_systems", "_lsq_trf_linear", "_lsq_bvls", "_lsq_linear"]
 
 
 def host_standins(module):
     """NumPy stand-ins of the cuarray routines `module` imports (`max_`/`min_` are NumPy's max/min)."""
     import scipy.linalg
+    import scipy.sparse
     import scipy.sparse.linalg as spla
     from scipy.sparse.linalg import LinearOperator
 
@@ -55,7 +57,8 @@ def host_standins(module):
         "max": np.max, "min": np.min, "cholesky": scipy.linalg.cholesky if scipy_style else np.linalg.cholesky,
         "eigh": np.linalg.eigh, "qr": np.linalg.qr, "svd": np.linalg.svd, "solve": np.linalg.solve,
         "inv": np.linalg.inv, "solve_triangular": scipy.linalg.solve_triangular, "norm": np.linalg.norm,
-        "LinearOperator": LinearOperator,
+        "LinearOperator": LinearOperator, "lstsq": np.linalg.lstsq, "lsmr": spla.lsmr,
+        "aslinearoperator": spla.aslinearoperator, "issparse": scipy.sparse.issparse,
         **{k: getattr(spla, k) for k in ("lgmres", "gmres", "bicgstab", "cgs", "minres", "tfqmr", "gcrotmk")}})
 
 

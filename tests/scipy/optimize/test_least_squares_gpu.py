@@ -1,4 +1,4 @@
-"""least_squares ('trf', 'lm') and curve_fit on the device against scipy.optimize on fresh
+"""least_squares ('trf', 'dogbox', 'lm') and curve_fit on the device against scipy.optimize on fresh
 exponential fits. Both solvers stop on ftol/xtol 1e-12 at the same minimizer, which the fits pin
 to cond(J) (< 1e3 here) times that: x to rtol 1e-6 (2e-5 with a '2-point' Jacobian, off by
 sqrt(eps)), the cost to 1e-9. Iteration counts and the stopping test (ftol vs xtol) follow the
@@ -58,6 +58,7 @@ def _check(r, ref, rtol):
 @pytest.mark.parametrize("method,loss,jac", [
     ("trf", "linear", "callable"), ("trf", "soft_l1", "2-point"), ("trf", "huber", "3-point"),
     ("trf", "cauchy", "callable"), ("trf", "arctan", "cs"), ("lm", "linear", "callable"), ("lm", "linear", "2-point"),
+    ("dogbox", "linear", "3-point"), ("dogbox", "soft_l1", "callable"),
 ])
 def test_least_squares(method, loss, jac):
     rng = np.random.default_rng()
@@ -70,15 +71,16 @@ def test_least_squares(method, loss, jac):
     _check(r, ref, 2e-5 if jac == "2-point" else 1e-6)
 
 
+@pytest.mark.parametrize("method", ["trf", "dogbox"])
 @pytest.mark.parametrize("x_scale", [None, "jac"])
-def test_least_squares_bounds(x_scale):
+def test_least_squares_bounds(method, x_scale):
     rng = np.random.default_rng()
     t, y = _data(rng)
     ref0 = so.least_squares(_fun(np), [1.0, 1.0, 0.0], args=(t, y))
     # the amplitude's upper bound cuts off the unconstrained minimum
     bounds = ([0.0, 0.0, -3.0], [ref0.x[0] - 0.3, 5.0, 3.0])
     x0 = [0.5 * ref0.x[0], 1.0, 0.0]
-    kw = dict(TIGHT, jac="3-point", bounds=bounds, x_scale=x_scale)
+    kw = dict(TIGHT, method=method, jac="3-point", bounds=bounds, x_scale=x_scale)
     r = co.least_squares(_fun(cuarray), x0, args=(cuarray.asarray(t), cuarray.asarray(y)), **kw)
     ref = so.least_squares(_fun(np), x0, args=(t, y), **kw)
     _check(r, ref, 1e-6)
