@@ -38,7 +38,7 @@ def host_differentiate(host_scipy):
 
 
 MODULES = ["_result", "_differentiate", "_objective", "_linesearch", "_neldermead", "_newtoncg", "_lbfgsb", "_nnls",
-           "_trustregion", "_trustexact", "_minimize", "_root_lm", "_root", "_rosen", "_scalar",
+           "_trustregion", "_trustexact", "_slsqp_qp", "_slsqp", "_minimize", "_root_lm", "_root", "_rosen", "_scalar",
            "_lsq_host", "_lsq_problem", "_lsq_trf", "_lsq_lm", "_least_squares", "_curve_fit", "_lsq_batched"]
 
 

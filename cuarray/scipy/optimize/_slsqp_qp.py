@@ -1,0 +1,159 @@
+"""The host side of `minimize(method='SLSQP')`: the quadratic subproblem of Kraft's SQP method
+(D. Kraft, "A software package for sequential quadratic programming", DFVLR-FB 88-28, 1988,
+section 2.2) written as Lawson and Hanson's chain ("Solving Least Squares Problems", SIAM 1995,
+ch. 20-23): LSQ (the QP as a least-squares problem in the Cholesky factor of the quasi-Newton
+matrix), LSEI (equality constraints eliminated by an orthogonal basis), LSI (inequalities
+through a QR of the objective), LDP (the least-distance problem solved by its dual NNLS).
+
+Everything here is NumPy on n-vectors and (m + 2n) x n matrices read from the device once an
+iteration: the subproblem is small and its active-set steps are sequential, so it runs on the
+host. The modes returned are SLSQP's exit modes (1: solved; 2, 3, 4, 5, 6, 7: its failures)."""
+
+import numpy
+
+__all__ = ["qp_step", "nnls_host"]
+
+_EPS = float(numpy.finfo(float).eps)
+
+
+def nnls_host(a, b, maxiter):
+    """(x, |a x - b|, ok): Lawson and Hanson's active-set NNLS (algorithm 23.10) on host arrays;
+    ok is False when the count of least-squares solves passes `maxiter`."""
+    m, n = a.shape
+    x = numpy.zeros(n)
+    passive = numpy.zeros(n, dtype=bool)
+    tol = 10 * max(m, n) * _EPS * max(1.0, numpy.linalg.norm(a) * numpy.linalg.norm(b))
+    solves = 0
+    while True:
+        w = a.T @ (b - a @ x)
+        skip = passive.copy()
+        while True:
+            cand = numpy.where(skip, -numpy.inf, w)
+            j = int(numpy.argmax(cand)) if n else 0
+            if not n or not cand[j] > tol:
+                return x, float(numpy.linalg.norm(a @ x - b)), True
+            trial = passive.copy()
+            trial[j] = True
+            z = _passive_lstsq(a, b, trial)
+            solves += 1
+            if z[j] > 0:  # the new index enters (else its multiplier was rounding: try the next one)
+                break
+            skip[j] = True
+        passive = trial
+        while True:
+            if solves > maxiter:
+                return x, float(numpy.linalg.norm(a @ x - b)), False
+            bad = passive & (z <= 0)
+            if not bad.any():
+                x = z
+                break
+            # the longest step from x towards z that keeps the passive set non-negative
+            alpha = numpy.min(x[bad] / (x[bad] - z[bad]))
+            x = x + alpha * (z - x)
+            passive &= x > tol
+            x[~passive] = 0.0
+            z = _passive_lstsq(a, b, passive)
+            solves += 1
+
+
+def _passive_lstsq(a, b, passive):
+    z = numpy.zeros(a.shape[1])
+    if passive.any():
+        z[passive] = numpy.linalg.lstsq(a[:, passive], b, rcond=None)[0]
+    return z
+
+
+def _ldp(g, h):
+    """min |z|/2 subject to g z >= h by the dual NNLS on [g'; h'] u = e_(n+1):
+    (z, multipliers, mode)."""
+    mg, n = g.shape
+    if mg == 0:
+        return numpy.zeros(n), numpy.zeros(0), 1
+    dual = numpy.vstack([g.T, h[None, :]])
+    rhs = numpy.zeros(n + 1)
+    rhs[n] = 1.0
+    u, rnorm, ok = nnls_host(dual, rhs, 3 * mg)
+    if not ok:
+        return None, None, 3
+    fac = 1.0 - h @ u
+    if not rnorm > 0 or not (1.0 + fac) - 1.0 > 0:
+        return None, None, 4  # the constraints admit no point
+    return (g.T @ u) / fac, u / fac, 1
+
+
+def _lsi(a, b, g, h):
+    """min |a x - b| subject to g x >= h with a of full column rank: (x, multipliers, mode)."""
+    q, r = numpy.linalg.qr(a)
+    if numpy.any(~(numpy.abs(numpy.diag(r)) >= _EPS)):
+        return None, None, 5
+    f1 = q.T @ b
+    # z = r x - f1 turns the objective into |z|: the least-distance problem in z
+    gr = numpy.linalg.solve(r.T, g.T).T
+    z, lam, mode = _ldp(gr, h - gr @ f1)
+    if mode != 1:
+        return None, None, mode
+    return numpy.linalg.solve(r, z + f1), lam, 1
+
+
+def _lsei(a, b, e, f, g, h):
+    """min |a x - b| subject to e x = f, g x >= h: (x, equality and inequality multipliers, mode).
+    The equality rows are eliminated in the basis of a QR of e' (x = q1 xe + q2 x2)."""
+    me, n = e.shape
+    if me > n:
+        return None, None, None, 2
+    q, r = numpy.linalg.qr(e.T, mode="complete")
+    r = r[:me]
+    if numpy.any(~(numpy.abs(numpy.diag(r)) >= _EPS)):
+        return None, None, None, 6
+    q1, q2 = q[:, :me], q[:, me:]
+    xe = numpy.linalg.solve(r.T, f)
+    a1, a2 = a @ q1, a @ q2
+    g1, g2 = g @ q1, g @ q2
+    mu = numpy.zeros(g.shape[0])
+    if me < n:
+        rhs = b - a1 @ xe
+        if g.shape[0] == 0:
+            x2, _, rank, _ = numpy.linalg.lstsq(a2, rhs, rcond=_EPS ** 0.5)
+            if rank < n - me:
+                return None, None, None, 7
+        else:
+            x2, mu, mode = _lsi(a2, rhs, g2, h - g1 @ xe)
+            if mode != 1:
+                return None, None, None, mode
+    else:
+        x2 = numpy.zeros(0)
+    x = q1 @ xe + q2 @ x2
+    # the equality multipliers from stationarity, a'(a x - b) = e' lam + g' mu, in the q1 rows
+    lam = numpy.linalg.solve(r, a1.T @ (a @ x - b) - g1.T @ mu) if me else numpy.zeros(0)
+    return x, lam, mu, 1
+
+
+def qp_step(bmat, grad, cmat, c, meq, lo, hi, rho=None):
+    """SLSQP's search direction: min d'B d/2 + g'd subject to C_eq d + c_eq = 0,
+    C_in d + c_in >= 0 and lo <= d <= hi (NaN: no bound), as |R d + R^-T g| with B = R'R.
+    With `rho`, Kraft's relaxed problem: one more variable t in [0, 1] weighted by rho, the
+    constraints' values scaled by (1 - t) (for the violated inequalities). Returns
+    (d, multipliers of the m constraints, mode)."""
+    n = len(grad)
+    r = numpy.linalg.cholesky(bmat).T
+    a = r
+    b = -numpy.linalg.solve(r.T, grad)
+    ceq, cin = cmat[:meq], cmat[meq:]
+    feq, hin = -c[:meq], -c[meq:]
+    lo, hi = numpy.asarray(lo, float), numpy.asarray(hi, float)
+    if rho is not None:
+        a = numpy.block([[r, numpy.zeros((n, 1))], [numpy.zeros((1, n)), numpy.full((1, 1), rho)]])
+        b = numpy.append(b, 0.0)
+        ceq = numpy.hstack([ceq, -c[:meq, None]])
+        cin = numpy.hstack([cin, numpy.maximum(-c[meq:], 0.0)[:, None]])
+        lo, hi = numpy.append(lo, 0.0), numpy.append(hi, 1.0)
+    k = len(lo)
+    eye = numpy.eye(k)
+    has_lo, has_hi = ~numpy.isnan(lo), ~numpy.isnan(hi)
+    g = numpy.vstack([cin, eye[has_lo], -eye[has_hi]])
+    h = numpy.concatenate([hin, lo[has_lo], -hi[has_hi]])
+    d, lam, mu, mode = _lsei(a, b, ceq, feq, g, h)
+    if mode != 1:
+        return None, None, mode
+    d = numpy.where(has_lo & (d < lo), lo, numpy.where(has_hi & (d > hi), hi, d))
+    return d, numpy.concatenate([lam, mu[:len(hin)]]), 1
