@@ -15,6 +15,8 @@ import numpy
 
 from ..._core.host_input import as_array, as_parameter
 from ..._core.transfer import to_host
+from ..._creation.basic import zeros
+from ..._indexing.inserting import take
 from ..._manipulation.joining import concatenate
 from ..._math.misc import clip
 from ...linalg._products import dot
@@ -158,6 +160,61 @@ class _Constraints:
         return concatenate(parts) if parts else None
 
 
+class _Reduced:
+    """The problem in the variables that the bounds leave free: `full` puts a free vector back
+    among the fixed values (a device gather, exact), the wrappers give the user's functions full
+    vectors and take the free entries of their derivatives."""
+
+    def __init__(self, fixed, bounds, dtype):
+        free = numpy.flatnonzero(~fixed)
+        order = numpy.empty(len(fixed), dtype=numpy.int64)
+        order[free] = numpy.arange(len(free))
+        order[fixed] = len(free) + numpy.arange(int(fixed.sum()))
+        self.free_d, self._order = as_parameter(free, _FN), as_parameter(order, _FN)
+        dtype = dtype if dtype.kind == "f" else numpy.dtype(numpy.float64)
+        self._fixed_x = as_parameter(numpy.asarray(bounds.lb, dtype=dtype)[fixed], _FN)
+        self.bounds = type(bounds)(bounds.lb[free], bounds.ub[free])
+        self.wrapped = None
+
+    def full(self, v, fill=None):
+        rest = self._fixed_x if fill is None else zeros(self._fixed_x.shape, v.dtype) + fill
+        return take(concatenate([v, rest.astype(v.dtype)]), self._order)
+
+    def fun(self, fun, both):
+        if not both:
+            return lambda x, *args: fun(self.full(x), *args)
+
+        def fun_and_grad(x, *args):
+            f, g = fun(self.full(x), *args)
+            return f, take(as_array(g, _FN), self.free_d)
+        return fun_and_grad
+
+    def grad(self, jac):
+        return lambda x, *args: take(as_array(jac(self.full(x), *args), _FN), self.free_d)
+
+    def constraints(self, constraints):
+        out = []
+        for con in constraints:
+            con = dict(con)
+            f = con["fun"]
+            con["fun"] = lambda x, *args, f=f: f(self.full(x), *args)
+            if callable(con.get("jac")):
+                j = con["jac"]
+                con["jac"] = lambda x, *args, j=j: take(_jac2d(j(self.full(x), *args), self._order), self.free_d,
+                                                        axis=1)
+            out.append(con)
+        return out
+
+    def callback(self, callback):
+        if callback is None:
+            return None
+
+        def wrapped(res):
+            return callback(OptimizeResult(x=self.full(res.x), fun=res.fun))
+        self.wrapped = wrapped
+        return wrapped
+
+
 def _violation(c, meq):
     """Each constraint's violation: |c| for the equalities, max(-c, 0) for the inequalities."""
     return numpy.concatenate([numpy.abs(c[:meq]), numpy.maximum(-c[meq:], 0.0)])
@@ -167,6 +224,20 @@ def minimize_slsqp(fun, x0, args, jac, bounds, constraints, callback, halt, maxi
                    disp=False, eps=_epsilon, finite_diff_rel_step=None, workers=None):
     """SciPy's `_minimize_slsqp` (its driver and Kraft's `slsqp` loop) with the evaluations on the
     device."""
+    fixed = None if bounds is None else numpy.asarray(bounds.lb == bounds.ub)
+    if fixed is not None and fixed.any() and (not (callable(jac) or jac is True) or
+                                              any(not callable(con.get("jac")) for con in constraints)):
+        # as SciPy's `minimize`: finite differences cannot step in a variable fixed by its bounds, so the
+        # fixed variables leave the problem
+        red = _Reduced(fixed, bounds, x0.dtype)
+        res = minimize_slsqp(red.fun(fun, jac is True), take(x0, red.free_d), args,
+                             red.grad(jac) if callable(jac) else jac, red.bounds, red.constraints(constraints),
+                             red.callback(callback), halt, maxiter, ftol, iprint, disp, eps, finite_diff_rel_step,
+                             workers)
+        res.x, res.jac = red.full(res.x), red.full(res.jac, numpy.nan)
+        if callback is not None:  # the stop that `halt` marked on the wrapper, for `minimize` to report
+            callback.stop_iteration = getattr(red.wrapped, "stop_iteration", False)
+        return res
     acc, tol = abs(ftol), 10 * abs(ftol)
     iprint = iprint if disp else 0
     dtype = x0.dtype if x0.dtype.kind == "f" else numpy.dtype(numpy.float64)

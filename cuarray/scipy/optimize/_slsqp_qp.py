@@ -76,8 +76,11 @@ def _ldp(g, h):
     if not ok:
         return None, None, 3
     fac = 1.0 - h @ u
-    if not rnorm > 0 or not (1.0 + fac) - 1.0 > 0:
-        return None, None, 4  # the constraints admit no point
+    # no point satisfies the constraints when the dual's residual vanishes (fac = |residual|^2): Kraft
+    # tests fac against one rounding of 1; a residual from a least-squares solve (not Householder
+    # updates) is not exactly 0 there, so fac is compared with the rounding error of 1 - h'u
+    if not rnorm > 0 or not fac > 10 * _EPS * (1.0 + numpy.abs(h) @ u):
+        return None, None, 4
     return (g.T @ u) / fac, u / fac, 1
 
 
