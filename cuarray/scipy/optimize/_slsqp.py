@@ -75,9 +75,16 @@ def old_constraints(con, x0):
             _warn("Constraint options `finite_diff_jac_sparsity`, `finite_diff_rel_step`, `keep_feasible`, "
                   "and `hess`are ignored by this method.")
         fun, jac = con.fun, (con.jac if callable(con.jac) else None)
-    size = as_array(fun(x0), _FN).size
+    f0 = as_array(fun(x0), _FN).reshape(-1)
+    size = f0.shape[0]
     lb = numpy.broadcast_to(numpy.asarray(con.lb, dtype=float), (size,))
     ub = numpy.broadcast_to(numpy.asarray(con.ub, dtype=float), (size,))
+    keep = numpy.broadcast_to(numpy.asarray(con.keep_feasible, dtype=bool), (size,)) & (lb != ub)
+    if keep.any():  # SciPy's PreparedConstraint: one read of the constraint at x0
+        f0 = numpy.asarray(to_host(f0), dtype=float)
+        if numpy.any(f0[keep] < lb[keep]) or numpy.any(f0[keep] > ub[keep]):
+            raise ValueError("`x0` is infeasible with respect to some inequality constraint with `keep_feasible` "
+                             "set to True.")
     i_eq = lb == ub
     below = numpy.flatnonzero((lb != -numpy.inf) ^ i_eq)
     above = numpy.flatnonzero((ub != numpy.inf) ^ i_eq)
