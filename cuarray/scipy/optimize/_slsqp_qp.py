@@ -18,30 +18,32 @@ _EPS = float(numpy.finfo(float).eps)
 
 def nnls_host(a, b, maxiter):
     """(x, |a x - b|, ok): Lawson and Hanson's active-set NNLS (algorithm 23.10) on host arrays;
-    ok is False when the count of least-squares solves passes `maxiter`."""
+    ok is False when the count of least-squares solves passes `maxiter`. As theirs: a column
+    enters only with a positive dual value, a component independent of the passive columns
+    and a positive coefficient, and the passive set stops growing at min(m, n) columns."""
     m, n = a.shape
     x = numpy.zeros(n)
     passive = numpy.zeros(n, dtype=bool)
-    tol = 10 * max(m, n) * _EPS * max(1.0, numpy.linalg.norm(a) * numpy.linalg.norm(b))
     solves = 0
-    while True:
+    while passive.sum() < min(m, n):
         w = a.T @ (b - a @ x)
-        skip = passive.copy()
+        rejected = passive.copy()
         while True:
-            cand = numpy.where(skip, -numpy.inf, w)
-            j = int(numpy.argmax(cand)) if n else 0
-            if not n or not cand[j] > tol:
+            cand = numpy.where(rejected, -numpy.inf, w)
+            j = int(numpy.argmax(cand))
+            if not cand[j] > 0:
                 return x, float(numpy.linalg.norm(a @ x - b)), True
-            trial = passive.copy()
-            trial[j] = True
-            z = _passive_lstsq(a, b, trial)
-            solves += 1
-            if z[j] > 0:  # the new index enters (else its multiplier was rounding: try the next one)
-                break
-            skip[j] = True
+            rejected[j] = True
+            if _independent(a, passive, j):
+                trial = passive.copy()
+                trial[j] = True
+                z = _passive_lstsq(a, b, trial)
+                if z[j] > 0:
+                    break
         passive = trial
         while True:
-            if solves > maxiter:
+            solves += 1
+            if solves >= maxiter:
                 return x, float(numpy.linalg.norm(a @ x - b)), False
             bad = passive & (z <= 0)
             if not bad.any():
@@ -50,10 +52,22 @@ def nnls_host(a, b, maxiter):
             # the longest step from x towards z that keeps the passive set non-negative
             alpha = numpy.min(x[bad] / (x[bad] - z[bad]))
             x = x + alpha * (z - x)
-            passive &= x > tol
+            passive &= x > 0
             x[~passive] = 0.0
             z = _passive_lstsq(a, b, passive)
-            solves += 1
+    return x, float(numpy.linalg.norm(a @ x - b)), True
+
+
+def _independent(a, passive, j):
+    """Lawson and Hanson's test: column j's part outside the passive columns' span is not lost
+    in rounding next to its part inside (their 0.01 factor)."""
+    col = a[:, j]
+    if not passive.any():
+        return bool(numpy.any(col))
+    q = numpy.linalg.qr(a[:, passive])[0]
+    inside = q.T @ col
+    unorm, pivot = numpy.linalg.norm(inside), numpy.linalg.norm(col - q @ inside)
+    return (unorm + 0.01 * pivot) - unorm > 0
 
 
 def _passive_lstsq(a, b, passive):
@@ -81,7 +95,16 @@ def _ldp(g, h):
     # updates) is not exactly 0 there, so fac is compared with the rounding error of 1 - h'u
     if not rnorm > 0 or not fac > 10 * _EPS * (1.0 + numpy.abs(h) @ u):
         return None, None, 4
-    return (g.T @ u) / fac, u / fac, 1
+    z = (g.T @ u) / fac
+    # one refinement: z is the minimum-norm solution of the active rows (u > 0) held as equalities,
+    # which the dual's division by fac leaves satisfied only to a few hundred roundings
+    act = u > 0
+    if act.any():
+        z_ref = numpy.linalg.lstsq(g[act], h[act], rcond=None)[0]
+        if numpy.abs(g[act] @ z_ref - h[act]).max() < numpy.abs(g[act] @ z - h[act]).max() and \
+                numpy.all(g @ z_ref - h >= numpy.minimum(g @ z - h, 0.0)):
+            z = z_ref
+    return z, u / fac, 1
 
 
 def _lsi(a, b, g, h):

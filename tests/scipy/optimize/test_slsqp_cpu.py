@@ -146,8 +146,9 @@ def test_random_convex_qp(host_optimize, n, k_eq, k_in, bounded):
     r = host_optimize.minimize(f, x0, method="SLSQP", jac=df, constraints=cons, bounds=bounds, options=opts)
     want = so.minimize(f, x0, method="SLSQP", jac=df, constraints=cons, bounds=bounds, options=opts)
     assert r.success and want.success, (r, want)
-    # the unique minimizer of a strictly convex QP (Q's eigenvalues >= 1): both runs reach it
-    np.testing.assert_allclose(r.x, want.x, rtol=0, atol=1e-6)
+    # the unique minimizer of a strictly convex QP (Q's eigenvalues >= 1): both runs stop within
+    # |x - x*| ~ sqrt(ftol / lambda_min) of it (seen: up to 6e-7 in 800 random problems)
+    np.testing.assert_allclose(r.x, want.x, rtol=0, atol=3e-6)
     np.testing.assert_allclose(r.fun, want.fun, rtol=1e-9, atol=1e-9)
     assert np.all(np.abs(a @ r.x - b) <= 1e-8) and np.all(g @ r.x <= h + 1e-8)
     if bounds is not None:
