@@ -50,7 +50,7 @@ def _warn(msg):
 
 def _rows(v, idx):
     """Entries `idx` (host ints) of a device vector."""
-    return v[as_parameter(idx, _FN)] if len(idx) else v[:0]
+    return take(v, as_parameter(idx, _FN), axis=0) if len(idx) else v[:0]
 
 
 def old_constraints(con, x0):
