@@ -92,7 +92,8 @@ def minimize(fun, x0, args=(), method=None, jac=None, hess=None, hessp=None, bou
              callback=None, options=None):
     """See `scipy.optimize.minimize`. Methods ``'BFGS'``, ``'CG'``, ``'Nelder-Mead'`` (with
     bounds), ``'L-BFGS-B'`` (bounds; the generalized Cauchy point found by sorting the breakpoints
-    on the device, so iteration counts may differ from SciPy's), ``'Newton-CG'`` (``hess``/``hessp`` callables or neither) and a callable; ``fun``
+    on the device, so iteration counts may differ from SciPy's), ``'Newton-CG'`` (``hess``/``hessp`` callables or neither),
+    ``'SLSQP'`` (bounds and constraints; its small QP subproblem solved on the host) and a callable; ``fun``
     (and ``jac``) take and return cuarray arrays; ``x0`` is a device array (a host list or NumPy
     array is copied as a parameter). Finite-difference gradients run ``fun`` on the device. The
     returned ``x``, ``jac`` and ``hess_inv`` are device arrays."""
