@@ -23,7 +23,7 @@ from ...linalg._products import dot
 from ._differentiate import approx_derivative
 from ._objective import FD_METHODS, Objective
 from ._result import OptimizeResult
-from ._slsqp_qp import qp_step
+from ._slsqp_qp import damped_bfgs, search_direction
 
 __all__ = ["minimize_slsqp", "old_constraints", "fixed_by_bounds"]
 
@@ -245,8 +245,44 @@ def minimize_slsqp(fun, x0, args, jac, bounds, constraints, callback, halt, maxi
         if callback is not None:  # the stop that `halt` marked on the wrapper, for `minimize` to report
             callback.stop_iteration = getattr(red.wrapped, "stop_iteration", False)
         return res
+    return _slsqp(fun, x0, args, jac, bounds, constraints, callback, halt, maxiter, ftol, iprint if disp else 0, eps,
+                  finite_diff_rel_step)
+
+
+class _Evaluations:
+    """The objective and the constraints at device points, each read to the host at once."""
+
+    def __init__(self, obj, cons, n):
+        self.obj, self.cons, self.n = obj, cons, n
+
+    def values(self, x_d):
+        """(f, the constraint values (host), meq)."""
+        f_d, (c_d, meq) = self.obj.fun(x_d), self.cons.values(x_d)
+        parts = [f_d.reshape(1).astype(numpy.float64)] + ([] if c_d is None else [c_d.astype(numpy.float64)])
+        # the trial point's read: f and the constraint values
+        h = numpy.asarray(to_host(concatenate(parts)), dtype=float)
+        return float(h[0]), h[1:], meq
+
+    def derivatives(self, x_d):
+        """(the device gradient, its host copy, the constraints' Jacobian (host))."""
+        g_d, a_d = self.obj.grad(x_d), self.cons.jacobian(x_d)
+        parts = [g_d.astype(numpy.float64)] + ([] if a_d is None else [a_d.reshape(-1).astype(numpy.float64)])
+        # the iteration's read: the gradient and the constraints' Jacobian
+        h = numpy.asarray(to_host(concatenate(parts)), dtype=float)
+        return g_d, h[:self.n], h[self.n:].reshape(-1, self.n)
+
+
+def _summary(mode, f, nit, obj):
+    print(_MODES[mode] + f"    (Exit mode {mode})")
+    print("            Current function value:", f)
+    print("            Iterations:", nit)
+    print("            Function evaluations:", obj.nfev)
+    print("            Gradient evaluations:", obj.ngev)
+
+
+def _slsqp(fun, x0, args, jac, bounds, constraints, callback, halt, maxiter, ftol, iprint, eps, finite_diff_rel_step):
+    """Kraft's loop (SciPy's `slsqp` with its driver): the host decisions, the device evaluations."""
     acc, tol = abs(ftol), 10 * abs(ftol)
-    iprint = iprint if disp else 0
     dtype = x0.dtype if x0.dtype.kind == "f" else numpy.dtype(numpy.float64)
     n = x0.shape[0]
     lo_h = numpy.full(n, -numpy.inf) if bounds is None else numpy.asarray(bounds.lb, dtype=float)
@@ -257,25 +293,11 @@ def minimize_slsqp(fun, x0, args, jac, bounds, constraints, callback, halt, maxi
     obj = Objective(fun, jac, args, eps, finite_diff_rel_step, bounds_d)
     cons = _Constraints(constraints, jac, eps, finite_diff_rel_step, bounds_d)
     x_d = clip(x0.astype(dtype), *bounds_d)
-
-    def evaluate(x_d):
-        f_d, (c_d, meq) = obj.fun(x_d), cons.values(x_d)
-        parts = [f_d.reshape(1).astype(numpy.float64)] + ([] if c_d is None else [c_d.astype(numpy.float64)])
-        # the trial point's read: f and the constraint values
-        h = numpy.asarray(to_host(concatenate(parts)), dtype=float)
-        return float(h[0]), h[1:], meq
-
-    def derivatives(x_d):
-        g_d, a_d = obj.grad(x_d), cons.jacobian(x_d)
-        parts = [g_d.astype(numpy.float64)] + ([] if a_d is None else [a_d.reshape(-1).astype(numpy.float64)])
-        # the iteration's read: the gradient and the constraints' Jacobian
-        h = numpy.asarray(to_host(concatenate(parts)), dtype=float)
-        return g_d, h[:n], h[n:].reshape(-1, n)
-
-    f, c, meq = evaluate(x_d)
+    ev = _Evaluations(obj, cons, n)
+    f, c, meq = ev.values(x_d)
     m = len(c)
     x = numpy.asarray(to_host(x_d), dtype=float)  # the host copy of the iterate, for the subproblem's bounds
-    g_d, g, amat = derivatives(x_d)
+    g_d, g, amat = ev.derivatives(x_d)
     if iprint >= 2:
         print(f"{'NIT':>5} {'FC':>5} {'OBJFUN':>16} {'GNORM':>16}")
     mult = numpy.zeros(m)
@@ -306,18 +328,7 @@ def minimize_slsqp(fun, x0, args, jac, bounds, constraints, callback, halt, maxi
             mode = 9
             break
         nit += 1
-        step, mult_new, qmode = qp_step(bmat, g, amat, c, meq, xl - x, xu - x)
-        badlin, h4 = False, 1.0
-        if qmode == 6 and n == meq:
-            qmode = 4
-        if qmode == 4:  # inconsistent linearization: Kraft's relaxed subproblem, its weight raised until solvable
-            badlin = True
-            for rho in 100.0 * 10.0 ** numpy.arange(6):
-                step, mult_new, qmode = qp_step(bmat, g, amat, c, meq, xl - x, xu - x, rho=rho)
-                if qmode != 4:
-                    break
-            if qmode == 1:
-                h4, step = 1.0 - step[n], step[:n]
+        step, mult_new, qmode, badlin, h4 = search_direction(bmat, g, amat, c, meq, xl - x, xu - x)
         if qmode != 1:
             mode = qmode
             break
@@ -346,7 +357,7 @@ def minimize_slsqp(fun, x0, args, jac, bounds, constraints, callback, halt, maxi
             s = s * alpha
             x = numpy.clip(x_start + s, lo_h, hi_h)
             x_d = as_parameter(x.astype(dtype), _FN)
-            f, c, _ = evaluate(x_d)
+            f, c, _ = ev.values(x_d)
             if report():
                 stopped = True
                 break
@@ -359,30 +370,18 @@ def minimize_slsqp(fun, x0, args, jac, bounds, constraints, callback, halt, maxi
         if (abs(f - f0) < acc or numpy.linalg.norm(s) < acc) and _violation(c, meq).sum() < acc and f == f:
             mode = 0
             break
-        g_d, g, amat = derivatives(x_d)
-        # Powell's damped BFGS update of B with the change of the Lagrangian's gradient
-        u = g - amat.T @ mult - lag
-        bs = bmat @ s
-        h1, h2 = float(s @ u), float(s @ bs)
-        if h1 < 0.2 * h2:
-            theta = 0.8 * h2 / (h2 - h1)
-            h1, u = 0.2 * h2, theta * u + (1 - theta) * bs
-        if h1 == 0 or h2 == 0:
+        g_d, g, amat = ev.derivatives(x_d)
+        bmat = damped_bfgs(bmat, s, g - amat.T @ mult - lag)
+        if bmat is None:  # a singular update: restart from B = I
             resets += 1
             if resets > 5:
                 mode = relaxed(False)
                 break
             bmat = numpy.eye(n)
-            continue
-        bmat = bmat + numpy.outer(u, u) / h1 - numpy.outer(bs, bs) / h2
     if mode is not None and report():
         stopped = True
     if iprint >= 1 and not stopped:
-        print(_MODES[mode] + f"    (Exit mode {mode})")
-        print("            Current function value:", f)
-        print("            Iterations:", nit)
-        print("            Function evaluations:", obj.nfev)
-        print("            Gradient evaluations:", obj.ngev)
+        _summary(mode, f, nit, obj)
     # a stop by the callback: `minimize` sets SciPy's status and message for it
     status = 1 if stopped else mode
     return OptimizeResult(x=x_d, fun=f, jac=g_d, nit=nit, nfev=obj.nfev, njev=obj.ngev, status=status,

@@ -11,7 +11,7 @@ host. The modes returned are SLSQP's exit modes (1: solved; 2, 3, 4, 5, 6, 7: it
 
 import numpy
 
-__all__ = ["qp_step", "nnls_host"]
+__all__ = ["qp_step", "nnls_host", "search_direction", "damped_bfgs"]
 
 _EPS = float(numpy.finfo(float).eps)
 
@@ -183,3 +183,35 @@ def qp_step(bmat, grad, cmat, c, meq, lo, hi, rho=None):
         return None, None, mode
     d = numpy.where(has_lo & (d < lo), lo, numpy.where(has_hi & (d > hi), hi, d))
     return d, numpy.concatenate([lam, mu[:len(hin)]]), 1
+
+
+def search_direction(bmat, grad, cmat, c, meq, lo, hi):
+    """Kraft's step: the subproblem, or when its linearized constraints are inconsistent the
+    relaxed one, its weight raised tenfold up to six times. Returns (d, multipliers, mode,
+    whether relaxed, 1 - t for the relaxed variable t)."""
+    n = len(grad)
+    d, mult, mode = qp_step(bmat, grad, cmat, c, meq, lo, hi)
+    if mode == 6 and n == meq:
+        mode = 4
+    if mode != 4:
+        return d, mult, mode, False, 1.0
+    for rho in 100.0 * 10.0 ** numpy.arange(6):
+        d, mult, mode = qp_step(bmat, grad, cmat, c, meq, lo, hi, rho=rho)
+        if mode != 4:
+            break
+    if mode != 1:
+        return d, mult, mode, True, 1.0
+    return d[:n], mult, 1, True, 1.0 - d[n]
+
+
+def damped_bfgs(bmat, s, u):
+    """Powell's damped BFGS update of B with the step s and the change u of the Lagrangian's
+    gradient (u moved towards B s where s'u < s'B s / 5); None for a singular update."""
+    bs = bmat @ s
+    h1, h2 = float(s @ u), float(s @ bs)
+    if h1 < 0.2 * h2:
+        theta = 0.8 * h2 / (h2 - h1)
+        h1, u = 0.2 * h2, theta * u + (1 - theta) * bs
+    if h1 == 0 or h2 == 0:
+        return None
+    return bmat + numpy.outer(u, u) / h1 - numpy.outer(bs, bs) / h2
