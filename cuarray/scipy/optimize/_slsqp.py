@@ -172,14 +172,13 @@ class _Reduced:
     among the fixed values (a device gather, exact), the wrappers give the user's functions full
     vectors and take the free entries of their derivatives."""
 
-    def __init__(self, fixed, bounds, dtype):
+    def __init__(self, fixed, bounds):
         free = numpy.flatnonzero(~fixed)
         order = numpy.empty(len(fixed), dtype=numpy.int64)
         order[free] = numpy.arange(len(free))
         order[fixed] = len(free) + numpy.arange(int(fixed.sum()))
         self.free_d, self._order = as_parameter(free, _FN), as_parameter(order, _FN)
-        dtype = dtype if dtype.kind == "f" else numpy.dtype(numpy.float64)
-        self._fixed_x = as_parameter(numpy.asarray(bounds.lb, dtype=dtype)[fixed], _FN)
+        self._fixed_x = as_parameter(numpy.asarray(bounds.lb, dtype=numpy.float64)[fixed], _FN)
         self.bounds = type(bounds)(bounds.lb[free], bounds.ub[free])
         self.wrapped = None
 
@@ -236,7 +235,7 @@ def minimize_slsqp(fun, x0, args, jac, bounds, constraints, callback, halt, maxi
                                               any(not callable(con.get("jac")) for con in constraints)):
         # as SciPy's `minimize`: finite differences cannot step in a variable fixed by its bounds, so the
         # fixed variables leave the problem
-        red = _Reduced(fixed, bounds, x0.dtype)
+        red = _Reduced(fixed, bounds)
         res = minimize_slsqp(red.fun(fun, jac is True), take(x0, red.free_d), args,
                              red.grad(jac) if callable(jac) else jac, red.bounds, red.constraints(constraints),
                              red.callback(callback), halt, maxiter, ftol, iprint, disp, eps, finite_diff_rel_step,
@@ -283,7 +282,8 @@ def _summary(mode, f, nit, obj):
 def _slsqp(fun, x0, args, jac, bounds, constraints, callback, halt, maxiter, ftol, iprint, eps, finite_diff_rel_step):
     """Kraft's loop (SciPy's `slsqp` with its driver): the host decisions, the device evaluations."""
     acc, tol = abs(ftol), 10 * abs(ftol)
-    dtype = x0.dtype if x0.dtype.kind == "f" else numpy.dtype(numpy.float64)
+    # float64 always: SciPy's SLSQP core takes float64 only (a float32 x0 with bounds comes back float64)
+    dtype = numpy.dtype(numpy.float64)
     n = x0.shape[0]
     lo_h = numpy.full(n, -numpy.inf) if bounds is None else numpy.asarray(bounds.lb, dtype=float)
     hi_h = numpy.full(n, numpy.inf) if bounds is None else numpy.asarray(bounds.ub, dtype=float)

@@ -157,6 +157,29 @@ def test_random_convex_qp(host_optimize, n, k_eq, k_in, bounded):
     assert np.all(r.multipliers[k_eq:] >= -1e-8)  # the inequality multipliers (listed after the equalities)
 
 
+@pytest.mark.parametrize("jac,opts", [(None, {"eps": 0.05}), ("2-point", {"finite_diff_rel_step": 0.05})])
+def test_difference_steps(host_optimize, jac, opts):
+    """eps / finite_diff_rel_step reach the objective's and the constraints' differences: steps
+    this large move the answer by > 1e-5 from the default steps', ours stays on SciPy's."""
+    kw = {"jac": jac, "bounds": [(1, 5)] * 4, "constraints": _hs71_cons(False)}
+    x0 = np.array([1.0, 5, 5, 1])
+    r = host_optimize.minimize(_hs71, x0, method="SLSQP", options=opts, **kw)
+    want = so.minimize(_hs71, x0, method="SLSQP", options=opts, **kw)
+    default = so.minimize(_hs71, x0, method="SLSQP", **kw)
+    assert np.abs(want.x - default.x).max() > 1e-5
+    np.testing.assert_allclose(r.x, want.x, rtol=0, atol=1e-8)
+    assert (r.status, r.nit, r.nfev) == (want.status, want.nit, want.nfev)
+
+
+def test_float32_start_with_bounds(host_optimize):
+    """SciPy's SLSQP core is float64: a float32 x0 with bounds comes back float64."""
+    kw = {"bounds": [(1, 5)] * 4, "constraints": _hs71_cons(False)}
+    x0 = np.array([1.0, 5, 5, 1], dtype=np.float32)
+    r, want = host_optimize.minimize(_hs71, x0, method="SLSQP", **kw), so.minimize(_hs71, x0, method="SLSQP", **kw)
+    assert r.x.dtype == want.x.dtype == np.float64 and r.success and want.success
+    np.testing.assert_allclose(r.x, want.x, rtol=0, atol=1e-6)
+
+
 def test_exit_modes(host_optimize):
     cases = [  # iteration limit, more equalities than variables, incompatible inequalities
         (_hs71, [1.0, 5, 5, 1], {"bounds": [(1, 5)] * 4, "options": {"maxiter": 2}}, _hs71_cons(False)),
