@@ -11,6 +11,8 @@ are host work on n- and m-sized values: the subproblem's active-set steps are se
 tiny. Host reads: one per trial point (f and the m constraint values) and one per iteration (the
 gradient and the m x n constraint Jacobian)."""
 
+import warnings
+
 import numpy
 
 from ..._core.host_input import as_array, as_parameter
@@ -41,8 +43,6 @@ _FN = "scipy.optimize.minimize"
 
 
 def _warn(msg):
-    import warnings  # noqa: PLC0415
-
     from scipy.optimize import OptimizeWarning  # optional dependency: SciPy's warning class  # noqa: PLC0415
 
     warnings.warn(msg, OptimizeWarning, stacklevel=5)

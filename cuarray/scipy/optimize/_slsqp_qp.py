@@ -214,4 +214,12 @@ def damped_bfgs(bmat, s, u):
         h1, u = 0.2 * h2, theta * u + (1 - theta) * bs
     if h1 == 0 or h2 == 0:
         return None
-    return bmat + numpy.outer(u, u) / h1 - numpy.outer(bs, bs) / h2
+    new = bmat + numpy.outer(u, u) / h1 - numpy.outer(bs, bs) / h2
+    # the update keeps B positive definite in exact arithmetic (s'u >= s'B s / 5 > 0); Kraft updates
+    # B's LDL' factors, which holds it in rounding too: a dense B that rounding made indefinite is
+    # a singular update here
+    try:
+        numpy.linalg.cholesky(new)
+    except numpy.linalg.LinAlgError:
+        return None
+    return new

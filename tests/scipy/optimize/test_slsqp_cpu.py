@@ -292,3 +292,40 @@ def test_options_and_signature(host_optimize_copies, capsys):
         outs.append(capsys.readouterr().out.splitlines())
     assert [line.split()[:2] for line in outs[0]] == [line.split()[:2] for line in outs[1]]
     assert outs[0][-5].startswith("Optimization terminated successfully    (Exit mode 0)")
+
+
+@pytest.mark.parametrize("m,n", [(8, 5), (5, 8), (12, 12)])
+def test_host_nnls_as_scipy(m, n):
+    """The subproblem's NNLS against SciPy's on fresh random problems (unique solutions)."""
+    from cuarray.scipy.optimize._slsqp_qp import nnls_host
+
+    rng = np.random.default_rng()
+    a, b = rng.standard_normal((m, n)), rng.standard_normal(m)
+    x, rnorm, ok = nnls_host(a, b, 3 * n)
+    want, want_rnorm = so.nnls(a, b)
+    assert ok and np.all(x >= 0)
+    np.testing.assert_allclose(rnorm, want_rnorm, rtol=1e-10, atol=1e-12)
+    if m >= n:  # full column rank: the minimizer is unique
+        np.testing.assert_allclose(x, want, rtol=0, atol=1e-10)
+
+
+def test_host_qp_kkt():
+    """The subproblem's solution satisfies its KKT conditions (fresh random QP with active rows)."""
+    from cuarray.scipy.optimize._slsqp_qp import qp_step
+
+    rng = np.random.default_rng()
+    n, meq, mineq = 6, 2, 4
+    m_ = rng.standard_normal((n, n))
+    bmat = m_ @ m_.T + np.eye(n)
+    g, cmat, c = rng.standard_normal(n) * 3, rng.standard_normal((meq + mineq, n)), rng.uniform(-0.5, 0.5, meq + mineq)
+    nan = np.full(n, np.nan)
+    d, mult, mode = qp_step(bmat, g, cmat, c, meq, nan, nan)
+    assert mode == 1
+    res = cmat @ d + c
+    np.testing.assert_allclose(res[:meq], 0, atol=1e-12)
+    assert np.all(res[meq:] >= -1e-12) and np.all(mult[meq:] >= 0)
+    np.testing.assert_allclose(mult[meq:] * res[meq:], 0, atol=1e-10)  # complementarity
+    np.testing.assert_allclose(bmat @ d + g, cmat.T @ mult, atol=1e-10)  # stationarity
+    # x0 = 0 and x0 = 1 at once: no point, mode 4 (Kraft's relaxation then takes over)
+    assert qp_step(np.eye(1), np.ones(1), np.array([[1.0], [-1.0]]), np.array([-1.0, 0.0]), 0,
+                   np.full(1, np.nan), np.full(1, np.nan))[2] == 4
