@@ -29,13 +29,14 @@ from ._neldermead import minimize_neldermead
 from ._newtoncg import minimize_newtoncg
 from ._powell import minimize_powell
 from ._result import Bounds, OptimizeResult
+from ._slsqp import fixed_by_bounds, minimize_slsqp, old_constraints
 from ._trustexact import exact_solve
 from ._trustkrylov import krylov_solve
 from ._trustregion import minimize_trust_region, steihaug_solve
 
 __all__ = ["minimize", "SUPPORTED"]
 
-SUPPORTED = ("BFGS", "CG", "L-BFGS-B", "Nelder-Mead", "Newton-CG", "Powell", "trust-ncg", "trust-krylov",
+SUPPORTED = ("BFGS", "CG", "L-BFGS-B", "Nelder-Mead", "Newton-CG", "Powell", "SLSQP", "trust-ncg", "trust-krylov",
              "trust-exact")
 _TRUST = ("trust-ncg", "trust-krylov", "trust-exact")
 _epsilon = numpy.sqrt(numpy.finfo(float).eps)
@@ -97,7 +98,8 @@ def minimize(fun, x0, args=(), method=None, jac=None, hess=None, hessp=None, bou
     bounds), ``'L-BFGS-B'`` (bounds; the generalized Cauchy point found by sorting the breakpoints
     on the device, so iteration counts may differ from SciPy's), ``'Newton-CG'`` (``hess``/``hessp`` callables or
     neither), ``'Powell'`` (bounds; its scalar line searches are host loops, one read per evaluation; ``direc``
-    comes back on the device) and a callable; ``fun`` (and ``jac``) take and return cuarray arrays; ``x0`` is a device array (a host list or NumPy
+    comes back on the device), ``'SLSQP'`` (bounds and constraints; its small QP subproblem solved on the host)
+    and a callable; ``fun`` (and ``jac``) take and return cuarray arrays; ``x0`` is a device array (a host list or NumPy
     array is copied as a parameter). Finite-difference gradients run ``fun`` on the device. The
     returned ``x``, ``jac`` and ``hess_inv`` are device arrays."""
     x0 = as_parameter(x0, "scipy.optimize.minimize")
@@ -125,11 +127,11 @@ def minimize(fun, x0, args=(), method=None, jac=None, hess=None, hessp=None, bou
         warnings.warn(f"Method {method} cannot handle constraints.", RuntimeWarning, stacklevel=2)
     if meth in ("bfgs", "cg", "newton-cg") + _TRUST and bounds is not None:
         warnings.warn(f"Method {method} cannot handle bounds.", RuntimeWarning, stacklevel=2)
-    if meth == "l-bfgs-b" and options.get("return_all", False):
+    if meth in ("l-bfgs-b", "slsqp") and options.get("return_all", False):
         warnings.warn(f"Method {method} does not support the return_all option.", RuntimeWarning, stacklevel=2)
-    if not (callable(jac) or jac is True or (jac in FD_METHODS and meth in ("bfgs", "cg", "l-bfgs-b"))):
+    if not (callable(jac) or jac is True or (jac in FD_METHODS and meth in ("bfgs", "cg", "l-bfgs-b", "slsqp"))):
         jac = None
-    if tol is not None and meth == "l-bfgs-b":
+    if tol is not None and meth in ("l-bfgs-b", "slsqp"):
         options.setdefault("ftol", tol)
     if tol is not None and meth in ("bfgs", "cg", "l-bfgs-b") + _TRUST:
         options.setdefault("gtol", tol)
@@ -145,13 +147,17 @@ def minimize(fun, x0, args=(), method=None, jac=None, hess=None, hessp=None, bou
     if meth == "_custom":
         return method(fun, x0, args=args, jac=jac, hess=hess, hessp=hessp, bounds=bounds, constraints=constraints,
                       callback=callback, **options)
-    if meth not in ("bfgs", "cg", "nelder-mead", "newton-cg", "l-bfgs-b", "powell") + _TRUST:
+    if meth not in ("bfgs", "cg", "nelder-mead", "newton-cg", "l-bfgs-b", "powell", "slsqp") + _TRUST:
         if meth in _SCIPY_METHODS:
             raise ValueError(f"Method {method} is not available in cuarray.scipy.optimize.minimize yet; "
                              f"supported methods: {', '.join(SUPPORTED)} (or a callable)")
         raise ValueError(f"Unknown solver {method}")
+    if meth == "slsqp":
+        constraints = _old_constraints(constraints, x0)
     if bounds is not None:
         bounds = _new_bounds(bounds, x0)
+        if meth == "slsqp" and numpy.all(bounds.lb == bounds.ub):
+            return fixed_by_bounds(fun, args, bounds, constraints)
         if meth == "l-bfgs-b" and numpy.all(bounds.lb == bounds.ub):
             # SciPy's answer when the bounds fix every variable: x = lb, one evaluation
             x = as_parameter(bounds.lb.astype(numpy.float64), "scipy.optimize.minimize")
@@ -164,6 +170,10 @@ def minimize(fun, x0, args=(), method=None, jac=None, hess=None, hessp=None, bou
         _check_unknown({k: v for k, v in options.items() if k not in _LBFGSB_OPTIONS})
         res = minimize_lbfgsb(fun, x0, args, jac, bounds, callback, _halt,
                               **{k: v for k, v in options.items() if k in _LBFGSB_OPTIONS})
+    elif meth == "slsqp":
+        _check_unknown({k: v for k, v in options.items() if k not in _SLSQP_OPTIONS})
+        res = minimize_slsqp(fun, x0, args, jac, bounds, constraints, callback, _halt,
+                             **{k: v for k, v in options.items() if k in _SLSQP_OPTIONS})
     elif meth == "nelder-mead":
         _check_unknown({k: v for k, v in options.items() if k not in _NM_OPTIONS})
         res = minimize_neldermead(fun, x0, args, callback, _halt, bounds=bounds, **options)
@@ -222,9 +232,27 @@ def _trust(meth, fun, x0, args, jac, hess, hessp, callback, options):
 
 _LBFGSB_OPTIONS = ("maxcor", "ftol", "gtol", "eps", "maxfun", "maxiter", "iprint", "disp", "maxls",
                    "finite_diff_rel_step", "workers")
+_SLSQP_OPTIONS = ("maxiter", "ftol", "iprint", "disp", "eps", "finite_diff_rel_step", "workers")
 _NCG_OPTIONS = ("xtol", "eps", "maxiter", "disp", "return_all", "c1", "c2", "workers")
 _POWELL_OPTIONS = ("xtol", "ftol", "maxiter", "maxfev", "disp", "direc", "return_all")
 _NM_OPTIONS = ("maxiter", "maxfev", "disp", "return_all", "initial_simplex", "xatol", "fatol", "adaptive")
+
+
+def _old_constraints(constraints, x0):
+    """SciPy's `standardize_constraints` for SLSQP: a list of dicts, the new-style constraint
+    objects converted in place (their extra dict appended at the end)."""
+    if constraints is None:
+        constraints = []
+    elif isinstance(constraints, dict) or hasattr(constraints, "lb"):
+        constraints = [constraints]
+    else:
+        constraints = list(constraints)
+    for i, con in enumerate(list(constraints)):
+        if not isinstance(con, dict) and hasattr(con, "lb"):
+            old = old_constraints(con, x0)
+            constraints[i] = old[0]
+            constraints.extend(old[1:])
+    return constraints
 
 
 def _new_bounds(bounds, x0):

@@ -43,8 +43,8 @@ class Bounds:
 
 
 class LinearConstraint:
-    """See `scipy.optimize.LinearConstraint`. Stored on the host as SciPy stores it; no cuarray
-    minimizer takes constraints yet."""
+    """See `scipy.optimize.LinearConstraint`. Stored on the host as SciPy stores it;
+    ``minimize(method='SLSQP')`` copies ``A`` to the device once."""
 
     def __init__(self, A, lb=-numpy.inf, ub=numpy.inf, keep_feasible=False):
         A = _bound_array(A)
@@ -69,8 +69,8 @@ class LinearConstraint:
 
 
 class NonlinearConstraint:
-    """See `scipy.optimize.NonlinearConstraint`. Stored as SciPy stores it; no cuarray minimizer
-    takes constraints yet."""
+    """See `scipy.optimize.NonlinearConstraint`. Stored as SciPy stores it; ``fun`` (and a callable
+    ``jac``) take and return device arrays (``minimize(method='SLSQP')``)."""
 
     def __init__(self, fun, lb, ub, jac="2-point", hess=None, keep_feasible=False, finite_diff_rel_step=None,
                  finite_diff_jac_sparsity=None):

@@ -130,11 +130,14 @@ def test_bad_input(host_optimize):
         m(host_optimize.rosen, np.ones((2, 2)))
     with pytest.raises(ValueError, match="Unknown solver foo"):
         m(host_optimize.rosen, X0, method="foo")
-    for missing in ("TNC", "SLSQP"):
+    for missing in ("TNC", "COBYLA"):
         with pytest.raises(ValueError, match="supported methods: BFGS, CG, L-BFGS-B, Nelder-Mead, Newton-CG"):
             m(host_optimize.rosen, X0, method=missing)
     # bounds select L-BFGS-B, as in SciPy
     assert m(host_optimize.rosen, X0, bounds=[(0, 1)] * 5).message.startswith("CONVERGENCE")
+    # constraints select SLSQP, as in SciPy
+    cons = {"type": "ineq", "fun": lambda x: 1 - x[0]}
+    assert m(host_optimize.rosen, X0, constraints=cons).message == so.minimize(so.rosen, X0, constraints=cons).message
     with pytest.raises(ValueError, match="must return a scalar"):
         m(lambda x: x, X0)
     with pytest.warns(RuntimeWarning, match="cannot handle bounds"):
