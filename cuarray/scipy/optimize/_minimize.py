@@ -98,8 +98,8 @@ def minimize(fun, x0, args=(), method=None, jac=None, hess=None, hessp=None, bou
     bounds), ``'L-BFGS-B'`` (bounds; the generalized Cauchy point found by sorting the breakpoints
     on the device, so iteration counts may differ from SciPy's), ``'Newton-CG'`` (``hess``/``hessp`` callables or
     neither), ``'Powell'`` (bounds; its scalar line searches are host loops, one read per evaluation; ``direc``
-    comes back on the device), ``'SLSQP'`` (bounds and constraints; its small QP subproblem solved on the host)
-    and a callable; ``fun`` (and ``jac``) take and return cuarray arrays; ``x0`` is a device array (a host list or NumPy
+    comes back on the device), ``'SLSQP'`` (bounds and constraints; its small QP subproblem solved on the host),
+    ``'trust-ncg'``, ``'trust-krylov'`` (``hess``/``hessp`` callables), ``'trust-exact'`` (``hess``) and a callable; ``fun`` (and ``jac``) take and return cuarray arrays; ``x0`` is a device array (a host list or NumPy
     array is copied as a parameter). Finite-difference gradients run ``fun`` on the device. The
     returned ``x``, ``jac`` and ``hess_inv`` are device arrays."""
     x0 = as_parameter(x0, "scipy.optimize.minimize")
