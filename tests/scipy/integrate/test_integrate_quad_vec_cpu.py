@@ -169,3 +169,15 @@ def test_a_round_past_the_batch_size_is_called_in_chunks(host_integrate, monkeyp
     same(got, si.quad_vec(lambda x: np.sin(w * x) ** 2, 0.0, 6.0, full_output=True))
     arrays = counted.calls[2:]
     assert max(s[0] for s in arrays) == 21 * 5 and len(arrays) > 8, arrays
+
+
+def test_float32_parameters_stay_batched(host_integrate):
+    # float32 data times a float node computes in float32, times the float64 array of nodes in
+    # float64: the probe takes values that agree to float32's precision
+    c = np.random.default_rng().uniform(0.5, 2, 5).astype(np.float32)
+    counted = Counted(lambda x: np.sin(c * x) * np.exp(-x))
+    got = host_integrate.quad_vec(counted, 0.0, 3.0, epsrel=1e-5, full_output=True)
+    want = si.quad_vec(lambda x: np.sin(c * x) * np.exp(-x), 0.0, 3.0, epsrel=1e-5, full_output=True)
+    assert got[0].dtype == want[0].dtype and got[2].status == want[2].status == 0
+    assert np.max(np.abs(got[0] - want[0])) <= 1e-5 * np.linalg.norm(want[0])
+    assert all(s != "float" for s in counted.calls[2:]) and len(counted.calls) <= 2 + 12, counted.calls
