@@ -133,7 +133,7 @@ class _Integrand:
         live = self.live(t)
         vals = [known[i] if i in known else self.one(float(t[i])) if live[i] else None for i in range(t.size)]
         if not live.all():
-            zero = full(self.shape or (), 0.0, dtype=self.dtype or numpy.float64)
+            zero = full(self.shape or (), 0.0, dtype=numpy.float64 if self.dtype is None else self.dtype)
             vals = [zero if v is None else v for v in vals]
         return stack(vals)
 

@@ -181,3 +181,15 @@ def test_float32_parameters_stay_batched(host_integrate):
     assert got[0].dtype == want[0].dtype and got[2].status == want[2].status == 0
     assert np.max(np.abs(got[0] - want[0])) <= 1e-5 * np.linalg.norm(want[0])
     assert all(s != "float" for s in counted.calls[2:]) and len(counted.calls) <= 2 + 12, counted.calls
+
+
+@pytest.mark.parametrize("vectorized", [True, False])
+def test_nodes_next_to_t_0_are_scipys_zeros(host_integrate, vectorized):
+    # a point at x = 1e153 puts an interval on t in (0, 1e-153): its nodes under sqrt(min float)
+    # are zero (SciPy's SemiInfiniteFunc; the array call sees x = 0 there), the others are f's
+    v = np.random.default_rng().uniform(0.5, 2, 3)
+    f = (lambda x: v / (1 + x * x)) if vectorized else (lambda x: v / (1 + math.pow(x, 2)))
+    counted = Counted(f)
+    got = host_integrate.quad_vec(counted, 0.0, np.inf, points=[1e153, 3.0], full_output=True)
+    same(got, si.quad_vec(f, 0.0, np.inf, points=[1e153, 3.0], full_output=True))
+    assert all(s != "float" for s in counted.calls[2:]) == vectorized, counted.calls[:4]
