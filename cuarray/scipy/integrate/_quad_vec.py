@@ -5,9 +5,9 @@ to 128 of the worst split in two each round, QUADPACK's error estimate of each h
 al., "QUADPACK", 1983), the same substitutions for infinite limits. SciPy calls the integrand
 once per node; here a vectorizable integrand (found by one probe, `_Integrand`) is called once a
 round with all the round's nodes. Its values are device arrays; the Kronrod and Gauss sums of all
-the intervals of a round are a few batched operations, and the round's one host read is the small vector of their error norms (with the
-norm of the running integral for the tolerance). The heap and the error bookkeeping are SciPy's,
-on the host, on the numbers that read brings back.
+the intervals of a round are a few batched operations, and the round's one host read is the
+small vector of their error norms (with the norm of the running integral for the tolerance).
+The heap and the error bookkeeping are SciPy's, on the host, on the numbers that read brings back.
 """
 
 import collections
@@ -169,7 +169,8 @@ class _Integrand:
         # does not); a function that misreads the array of nodes is off by far more
         fin = numpy.isfinite(want)
         tol = 1e-3 * numpy.max(numpy.abs(want[fin]), initial=0.0)
-        same = numpy.array_equal(got[~fin], want[~fin], equal_nan=True) and bool(numpy.all(numpy.abs(got[fin] - want[fin]) <= tol))
+        same = numpy.array_equal(got[~fin], want[~fin], equal_nan=True) and \
+            bool(numpy.all(numpy.abs(got[fin] - want[fin]) <= tol))
         self.vectorized = same
         return out if same else self.node_by_node(t, known)
 

@@ -191,7 +191,7 @@ def test_quad_vec_vectorized_integrand_batched(case):
     # nodes; the value within SciPy's tolerance of SciPy's, the same status
     rng = np.random.default_rng(11)
     c, p = rng.uniform(0.5, 2, 40), rng.uniform(-1, 1, 40)
-    kw = dict(norm="max") if case == "semi-max" else dict(points=[0.5]) if case == "double-points" else {}
+    kw = {"semi-max": dict(norm="max"), "double-points": dict(points=[0.5])}.get(case, {})
     a, b = {"semi-max": (0.0, np.inf), "double-points": (-np.inf, np.inf)}.get(case, (0.0, 3.0))
     if case == "float32":
         c, p, kw = c.astype(np.float32), p.astype(np.float32), dict(epsrel=1e-5)
