@@ -4,6 +4,7 @@ with its reason at the full sizes."""
 
 from __future__ import annotations
 
+import math
 import types
 
 import numpy as np
@@ -31,8 +32,19 @@ def test_host_setups_are_scipys_calls():
         c = np.random.default_rng(72).uniform(0.5, 2.0, 100)
         np.testing.assert_allclose(res.integral, si.tanhsinh(lambda x, c: np.exp(-c * x * x), 0.0, 1.0, args=(c,)).integral)
     a = np.linspace(1.0, 100.0, 50)
-    np.testing.assert_array_equal(C.qv.setups["numpy"](np, 50, None)()[0],
-                                  si.quad_vec(lambda x: np.sin(a * x) * np.exp(-x), 0.0, 10.0)[0])
+    for param, exp in zip(C.qv.params, (np.exp, math.exp)):
+        np.testing.assert_array_equal(C.qv.setups["numpy"](np, 50, param)()[0],
+                                      si.quad_vec(lambda x: np.sin(a * x) * exp(-x), 0.0, 10.0)[0])
+
+
+def test_quad_vec_integrands():
+    # "array calls" takes the (k, 1) array of nodes quad_vec passes (one value row a node, the
+    # float calls' values); "float calls" refuses it, so cuarray calls it node by node
+    x = np.random.default_rng().uniform(0, 10, 7)
+    f, g = (C.quad_vec_integrand(np, 30, p) for p in C.qv.params)
+    np.testing.assert_allclose(f(x[:, None]), [g(float(v)) for v in x], rtol=1e-13)
+    with pytest.raises(TypeError):
+        g(x[:, None])
 
 
 @pytest.mark.parametrize("case", [C.csimp, C.ths])

@@ -2,11 +2,12 @@
 
 SciPy 1.18's algorithm (scipy/integrate/_quad_vec.py): a heap of intervals ordered by error, up
 to 128 of the worst split in two each round, QUADPACK's error estimate of each half (Piessens et
-al., "QUADPACK", 1983), the same substitutions for infinite limits. The integrand's values are
-device arrays; the Kronrod and Gauss sums of all the intervals of a round are a few batched
-operations, and the round's one host read is the small vector of their error norms (with the
-norm of the running integral for the tolerance). The heap and the error bookkeeping are SciPy's,
-on the host, on the numbers that read brings back.
+al., "QUADPACK", 1983), the same substitutions for infinite limits. SciPy calls the integrand
+once per node; here a vectorizable integrand (found by one probe, `_Integrand`) is called once a
+round with all the round's nodes. Its values are device arrays; the Kronrod and Gauss sums of all
+the intervals of a round are a few batched operations, and the round's one host read is the
+small vector of their error norms (with the norm of the running integral for the tolerance).
+The heap and the error bookkeeping are SciPy's, on the host, on the numbers that read brings back.
 """
 
 import collections
@@ -21,6 +22,7 @@ from ..._creation.basic import full
 from ..._manipulation.joining import concatenate, stack
 from ..._math.misc import abs as abs_, sqrt
 from ..._math.sums import sum as sum_
+from ..._sorting.searching import where
 from ..._statistics.order import max as max_
 
 __all__ = ["quad_vec"]
@@ -73,36 +75,116 @@ def _param(v):
     return as_parameter(v, "scipy.integrate.quad_vec")
 
 
-class _Semi:
-    """SciPy's SemiInfiniteFunc: x = start + sgn (1 - t) / t on (0, 1]."""
+# The values of f a batched call may return (nodes x the value's size): it bounds the device
+# memory of a round's sums (a few arrays of this size, 128 MiB each in float64)
+_BATCH_VALUES = 2 ** 24
 
-    def __init__(self, func, start, infty):
-        self.func, self.start, self.sgn = func, start, -1 if infty < 0 else 1
+
+class _NotVectorized(Exception):
+    """f's array call did not return one value per node."""
+
+
+class _Integrand:
+    """The user's f at the nodes t of the integration variable: x = t on a finite range, SciPy's
+    SemiInfiniteFunc (x = start + sgn (1 - t) / t on (0, 1], values sgn f(x) / t / t) or
+    DoubleInfiniteFunc (x = (1 - |t|) / t on [-1, 1], values f(x) / t / t), zero where
+    |t| < sqrt(smallest float). f is called with a Python float first, as SciPy calls it; then
+    once with a device array of nodes of shape (k, 1, ..., 1) (a dimension for each of the value's),
+    kept when it returns (k, *value shape) and, at the first and last node, the values of the
+    float calls (within 1e-3 of the value's scale); otherwise node by node, SciPy's way."""
+
+    def __init__(self, f, kind="finite", start=0.0, sgn=1):
+        self.f, self.kind, self.start, self.sgn = f, kind, start, sgn
         self.tmin = sys.float_info.min ** 0.5
+        self.vectorized = None  # unknown until the first call that has two nodes
+        self.shape = self.dtype = None  # of f's value, from its first call with a float
 
     def get_t(self, x):
-        z = self.sgn * (x - self.start) + 1
-        return numpy.inf if z == 0 else 1 / z
-
-    def __call__(self, t):
-        if t < self.tmin:
-            return 0.0
-        return self.sgn * (self.func(self.start + self.sgn * (1 - t) / t) / t) / t
-
-
-class _Double:
-    """SciPy's DoubleInfiniteFunc: x = (1 - |t|) / t on [-1, 1]."""
-
-    def __init__(self, func):
-        self.func, self.tmin = func, sys.float_info.min ** 0.5
-
-    def get_t(self, x):
+        """The node t of a point x (SciPy's get_t, for `points`)."""
+        if self.kind == "semi":
+            z = self.sgn * (x - self.start) + 1
+            return numpy.inf if z == 0 else 1 / z
         return (-1 if x < 0 else 1) / (abs(x) + 1)
 
+    def live(self, t):
+        """The nodes where the value is f's, not SciPy's zero next to t = 0."""
+        if self.kind == "finite":
+            return numpy.ones(t.shape, bool)
+        return (t if self.kind == "semi" else numpy.abs(t)) >= self.tmin
+
+    def x_of(self, t):
+        if self.kind == "semi":
+            return self.start + self.sgn * (1 - t) / t
+        return t if self.kind == "finite" else (1 - numpy.abs(t)) / t
+
+    def one(self, t):
+        """The value at one node, with SciPy's operations in SciPy's order."""
+        v = as_array(self.f(float(self.x_of(t))), "scipy.integrate.quad_vec")
+        if self.shape is None:
+            self.shape, self.dtype = v.shape, v.dtype
+        if self.kind == "semi":
+            v = self.sgn * (v / t) / t
+        elif self.kind == "double":
+            v = (v / t) / t
+        return v
+
+    def node_by_node(self, t, known=None):
+        known = known or {}
+        live = self.live(t)
+        vals = [known[i] if i in known else self.one(float(t[i])) if live[i] else None for i in range(t.size)]
+        if not live.all():
+            zero = full(self.shape or (), 0.0, dtype=numpy.float64 if self.dtype is None else self.dtype)
+            vals = [zero if v is None else v for v in vals]
+        return stack(vals)
+
+    def batch(self, t):
+        """One call of f on all the nodes; _NotVectorized if its value is not one a node."""
+        live = self.live(t)
+        ts = numpy.where(live, t, 1.0)  # a harmless node in place of those SciPy sets to zero
+        col = (-1,) + (1,) * len(self.shape)
+        out = as_array(self.f(as_parameter(self.x_of(ts).reshape(col), "scipy.integrate.quad_vec")),
+                       "scipy.integrate.quad_vec")
+        if out.shape != t.shape + self.shape or out.dtype.kind != self.dtype.kind:
+            raise _NotVectorized
+        if self.kind != "finite":
+            tc = _param(ts.reshape(col))
+            out = (self.sgn * (out / tc) / tc) if self.kind == "semi" else (out / tc) / tc
+            if not live.all():
+                out = where(_param(live.reshape(col)), out, 0.0)
+        return out if out.dtype == self.dtype else out.astype(self.dtype)
+
+    def probe(self, t):
+        """The first call with two live nodes: f's values at the first and last by float calls, all
+        of them by one array call, compared in one read."""
+        i0, i1 = (int(i) for i in numpy.flatnonzero(self.live(t))[[0, -1]])
+        known = {i0: self.one(float(t[i0])), i1: self.one(float(t[i1]))}
+        try:
+            out = self.batch(t)
+        except Exception:  # noqa: BLE001 -- the float calls worked: f does not take arrays
+            self.vectorized = False
+            return self.node_by_node(t, known)
+        got, want = numpy.split(to_host(stack([out[i0], out[i1], known[i0], known[i1]])), 2)  # the probe's read
+        # A relative 1e-3: the float calls may compute in a lower precision than the array call
+        # (float32 data times a Python float stays float32; times a float64 array of nodes it
+        # does not); a function that misreads the array of nodes is off by far more
+        fin = numpy.isfinite(want)
+        tol = 1e-3 * numpy.max(numpy.abs(want[fin]), initial=0.0)
+        same = numpy.array_equal(got[~fin], want[~fin], equal_nan=True) and \
+            bool(numpy.all(numpy.abs(got[fin] - want[fin]) <= tol))
+        self.vectorized = same
+        return out if same else self.node_by_node(t, known)
+
     def __call__(self, t):
-        if abs(t) < self.tmin:
-            return 0.0
-        return (self.func((1 - abs(t)) / t) / t) / t
+        """The values at the host nodes t (1-D): a device array (t.size, *value shape)."""
+        t = numpy.asarray(t, dtype=numpy.float64)
+        if self.vectorized is None and numpy.count_nonzero(self.live(t)) >= 2:
+            return self.probe(t)
+        if self.vectorized:
+            try:
+                return self.batch(t)
+            except _NotVectorized:  # a later array call broke the contract: SciPy's way from here
+                self.vectorized = False
+        return self.node_by_node(t)
 
 
 class _Bunch:
@@ -137,11 +219,14 @@ _STATUS = {0: "Target precision reached.", 1: "Target precision not reached.",
 def quad_vec(f, a, b, epsabs=1e-200, epsrel=1e-8, norm='2', cache_size=100e6,
              limit=10000, workers=1, points=None, quadrature=None, full_output=False,
              *, args=()):
-    """See `scipy.integrate.quad_vec`. `f(x, *args)` takes a Python float and returns a cuarray
-    array (or scalar); the Gauss-Kronrod sums of each round's intervals are batched on the device
-    and the round reads one small vector of norms. `workers` is accepted and unused (the device
-    is the parallelism); a callable `norm` is called on device arrays and read one by one. The
-    result is a device array; `info.integrals` too.
+    """See `scipy.integrate.quad_vec`. `f(x, *args)` returns a cuarray array (or scalar). It is
+    called with a Python float at two nodes, then once with a device array `x` of shape
+    `(k, 1, ..., 1)` holding all the nodes of a round (one dimension for each of the value's): if
+    that returns shape `(k, *value shape)` with the float calls' values, every round calls `f`
+    once this way; otherwise (a function of floats) node by node, as SciPy. The nodes, the
+    intervals and the error estimates are SciPy's; each round reads one small vector of norms.
+    `workers` is accepted and unused; a callable `norm` is called on device arrays and read one
+    by one. The result is a device array; `info.integrals` too.
 
     Examples
     --------
@@ -158,33 +243,35 @@ def quad_vec(f, a, b, epsabs=1e-200, epsrel=1e-8, norm='2', cache_size=100e6,
 
         def f(x):
             return user(x, *args)
-    kw = dict(epsabs=epsabs, epsrel=epsrel, norm=norm, cache_size=cache_size, limit=limit, workers=workers,
-              points=points, quadrature="gk15" if quadrature is None else quadrature, full_output=full_output)
+    kw = dict(epsabs=epsabs, epsrel=epsrel, norm=norm, cache_size=cache_size, limit=limit,
+              quadrature="gk15" if quadrature is None else quadrature, full_output=full_output)
+    # SciPy's substitutions for infinite limits, on t in (0, 1] or [-1, 1]
     if numpy.isfinite(a) and numpy.isinf(b):
-        f2 = _Semi(f, a, b)
-        if points is not None:
-            kw["points"] = tuple(f2.get_t(p) for p in points)
-        return quad_vec(f2, 0, 1, **kw)
+        ig = _Integrand(f, "semi", a, -1 if b < 0 else 1)
+        pts = None if points is None else tuple(ig.get_t(p) for p in points)
+        return _solve(ig, 0.0, 1.0, pts, **kw)
     if numpy.isfinite(b) and numpy.isinf(a):
-        f2 = _Semi(f, b, a)
-        if points is not None:
-            kw["points"] = tuple(f2.get_t(p) for p in points)
-        res = quad_vec(f2, 0, 1, **kw)
+        ig = _Integrand(f, "semi", b, -1 if a < 0 else 1)
+        res = _solve(ig, 0.0, 1.0, None if points is None else tuple(ig.get_t(p) for p in points), **kw)
         return (-res[0],) + res[1:]
     if numpy.isinf(a) and numpy.isinf(b):
         sgn = -1 if b < a else 1
-        f2 = _Double(f)
-        kw["points"] = (0,) + (tuple(f2.get_t(p) for p in points) if points is not None else ())
-        res = quad_vec(f2, -1, 1, **kw) if a != b else quad_vec(f2, 1, 1, **kw)
+        ig = _Integrand(f, "double")
+        pts = (0,) + (tuple(ig.get_t(p) for p in points) if points is not None else ())
+        res = _solve(ig, -1.0 if a != b else 1.0, 1.0, pts, **kw)
         return (res[0] * sgn,) + res[1:]
     if not (numpy.isfinite(a) and numpy.isfinite(b)):
         raise ValueError(f"invalid integration bounds a={a}, b={b}")
+    return _solve(_Integrand(f), a, b, points, **dict(kw, quadrature=quadrature))
+
+
+def _solve(integrand, a, b, points, epsabs, epsrel, norm, cache_size, limit, quadrature, full_output):
     if not callable(norm) and norm not in (None, "max", "2"):
         raise KeyError(norm)
     rule_name = {None: "gk21", "gk21": "gk21", "gk15": "gk15", "trapezoid": "trapezoid"}.get(quadrature)
     if rule_name is None:
         raise ValueError(f"unknown quadrature {quadrature!r}")
-    return _Adaptive(f, norm, rule_name, epsabs, epsrel, cache_size, limit).run(a, b, points, full_output)
+    return _Adaptive(integrand, norm, rule_name, epsabs, epsrel, cache_size, limit).run(a, b, points, full_output)
 
 
 class _Adaptive:
@@ -209,18 +296,29 @@ class _Adaptive:
             return sqrt(sum_(flat * flat, axis=-1))
         return max_(flat, axis=-1)
 
-    def values(self, points):
-        """f at the Python floats `points`, stacked on the device: (len(points), *value shape)."""
-        return stack([as_array(self.f(float(p)), "scipy.integrate.quad_vec") for p in points])
-
     def rules(self, bounds):
-        """For intervals [(x1, x2), ...]: the integrals (device, (m, *shape)) and the host
-        (err, round_err) of each, SciPy's `_quadrature_gk`/`_quadrature_trapezoid` estimates,
-        with the tolerance norm of `self.total + extra(integrals)` read in the same transfer."""
+        """For intervals [(x1, x2), ...]: the integrals (device, (m, *shape)), the norms SciPy's
+        `_quadrature_gk`/`_quadrature_trapezoid` take of each (device vectors, or host ones for a
+        callable norm) and the rule's kind. f's values are taken a chunk of intervals at a time,
+        at most _BATCH_VALUES values a call (one interval first, while the value's size is unknown)."""
+        ig, parts, start = [], [], 0
+        while start < len(bounds):
+            shape = self.f.shape
+            per = 1 if shape is None else max(1, _BATCH_VALUES // (self.num_eval * max(int(numpy.prod(shape)), 1)))
+            i, p, kind = self.rules_of(bounds[start:start + per])
+            ig.append(i)
+            parts.append(p)
+            start += per
+        if len(ig) == 1:
+            return ig[0], parts[0], kind
+        join = [numpy.concatenate(ps) if isinstance(ps[0], numpy.ndarray) else concatenate(ps) for ps in zip(*parts)]
+        return concatenate(ig), join, kind
+
+    def rules_of(self, bounds):
         m = len(bounds)
         if self.rule_name == "trapezoid":
             pts = [p for x1, x2 in bounds for p in (x1, x2, 0.5 * (x1 + x2))]
-            fv = self.values(pts)
+            fv = self.f(pts)
             fv = fv.reshape((m, 3) + fv.shape[1:])
             d = _param(numpy.array([x2 - x1 for x1, x2 in bounds]).reshape((m,) + (1,) * (fv.ndim - 2)))
             f1, f2, f3 = fv[:, 0], fv[:, 1], fv[:, 2]
@@ -231,7 +329,7 @@ class _Adaptive:
         c = numpy.array([0.5 * (x1 + x2) for x1, x2 in bounds])
         h = numpy.array([0.5 * (x2 - x1) for x1, x2 in bounds])
         pts = (c[:, None] + h[:, None] * self.x[None, :]).reshape(-1)
-        fv = self.values(pts)
+        fv = self.f(pts)
         shape = fv.shape[1:]
         fv = fv.reshape((m, self.num_eval) + shape)
         bw = (-1,) + (1,) * len(shape)
