@@ -14,7 +14,9 @@ from ..._sorting.searching import where
 from ..special._convenience import expit, log_expit, logit, xlogy
 from ..special._gamma import gamma as gamma_fn
 from ..special._stats import log_ndtr, ndtr, ndtri
-from ._distn_base import INF, NAN, choose, rv_continuous
+from ._distn_base import INF, NAN, choose
+from ._distn_fit import rv_continuous
+from ._distn_fit_closed import cauchy_fitstart, expon_fit, laplace_fit, lognorm_fit, norm_fit, uniform_fit
 
 _EULER = 0.577215664901532860606512090082402431042
 _ZETA3 = 1.202056903159594285399738161511449990765
@@ -39,6 +41,7 @@ class norm_gen(rv_continuous):
     """
 
     name = "norm"
+    _fit_override = norm_fit
 
     def _rvs(self, shapes, size, rng):
         return rng.standard_normal(size)
@@ -94,6 +97,7 @@ class expon_gen(rv_continuous):
     """
 
     name = "expon"
+    _fit_override = expon_fit
     _a = 0.0
 
     def _rvs(self, shapes, size, rng):
@@ -147,6 +151,7 @@ class uniform_gen(rv_continuous):
     """
 
     name = "uniform"
+    _fit_override = uniform_fit
     _a, _b = 0.0, 1.0
 
     def _rvs(self, shapes, size, rng):
@@ -188,6 +193,7 @@ class cauchy_gen(rv_continuous):
     """
 
     name = "cauchy"
+    _fitstart = cauchy_fitstart
 
     def _pdf(self, x):
         return 1.0 / math.pi / (1.0 + x * x)
@@ -234,6 +240,7 @@ class laplace_gen(rv_continuous):
     """
 
     name = "laplace"
+    _fit_override = laplace_fit
 
     def _rvs(self, shapes, size, rng):
         return rng.laplace(0.0, 1.0, size)
@@ -328,6 +335,7 @@ class lognorm_gen(rv_continuous):
 
     _open_pdf = True  # SciPy's pdf is 0 at the lower edge (its open support mask)
     name = "lognorm"
+    _fit_override = lognorm_fit
     shapes = "s"
     _a = 0.0
 
