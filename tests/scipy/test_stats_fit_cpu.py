@@ -43,6 +43,7 @@ SAMPLES = {  # name: a fresh sample (size 150) of that distribution
     "gumbel_l": lambda r: -r.gumbel(0.5, 2.0, 150), "cauchy": lambda r: r.standard_cauchy(150) * 0.5 + 1,
     "t": lambda r: r.standard_t(6.0, 150) * 2 + 1, "weibull_min": lambda r: r.weibull(1.8, 150) * 2.0,
     "rayleigh": lambda r: r.rayleigh(1.5, 150) + 0.5, "invgamma": lambda r: 1 / r.gamma(4.0, 0.5, 150),
+    "pareto": lambda r: r.pareto(3.0, 150) * 2 + 1.5,
 }
 
 
@@ -65,7 +66,11 @@ CLOSED = [("norm", {}), ("norm", {"floc": 1.0}), ("norm", {"fscale": 2.0}), ("ex
           ("laplace", {}), ("laplace", {"floc": 0.0}), ("laplace", {"fscale": 1.0}), ("lognorm", {"floc": 0.0}),
           ("lognorm", {"floc": 0.5, "fscale": 2.0}), ("lognorm", {"floc": 0.0, "f0": 0.5}), ("gamma", {"floc": 0.0}),
           ("gamma", {"floc": -0.5, "fscale": 1.0}), ("gamma", {"floc": 0.0, "fa": 2.0}), ("gamma", {"method": "MM"}),
-          ("gamma", {"method": "mm", "floc": 0.0}), ("gamma", {"method": "MM", "fscale": 1.5})]
+          ("gamma", {"method": "mm", "floc": 0.0}), ("gamma", {"method": "MM", "fscale": 1.5}),
+          ("rayleigh", {}), ("rayleigh", {"floc": 0.0}), ("rayleigh", {"fscale": 1.5}), ("gumbel_r", {}),
+          ("gumbel_r", {"floc": 0.5}), ("gumbel_r", {"fscale": 2.0}), ("gumbel_l", {}), ("gumbel_l", {"floc": -0.5}),
+          ("pareto", {}), ("pareto", {"floc": 0.0}), ("pareto", {"fscale": 1.0}), ("pareto", {"f0": 3.0}),
+          ("weibull_min", {"method": "MM"}), ("weibull_min", {"method": "MM", "floc": 0.0})]
 
 
 @pytest.mark.parametrize("name,kw", CLOSED)
@@ -75,8 +80,8 @@ def test_closed_form_fits_as_scipy(host, name, kw):
     _check_fit(name, ours, ref, x, closed=True)
 
 
-OPTIMIZED = [("logistic", {}), ("gumbel_r", {}), ("gumbel_l", {}), ("cauchy", {}), ("t", {}), ("t", {"floc": 1.0}),
-             ("gamma", {}), ("weibull_min", {"floc": 0.0}), ("rayleigh", {}), ("invgamma", {"floc": 0.0}),
+OPTIMIZED = [("logistic", {}), ("cauchy", {}), ("t", {}), ("t", {"floc": 1.0}), ("weibull_min", {}),
+             ("gamma", {}), ("weibull_min", {"floc": 0.0}), ("invgamma", {"floc": 0.0}), ("gumbel_l", {"method": "MM"}),
              ("t", {"f0": 6.0}), ("gamma", {"fscale": 1.5}), ("norm", {"method": "MM"}),
              ("logistic", {"method": "MM", "fscale": 0.7}), ("expon", {"method": "MM"})]
 
@@ -146,6 +151,9 @@ ERRORS = [
     ("uniform", {"fscale": 0.1}, ValueError, "np.ptp\\(data\\) <= fscale"),
     ("gamma", {"floc": 10.0}, ValueError, "Invalid values in `data`"),
     ("lognorm", {"floc": 10.0}, ValueError, "Invalid values in `data`"),
+    ("rayleigh", {"floc": 10.0}, ValueError, "Invalid values in `data`"),
+    ("pareto", {"floc": 10.0}, ValueError, "Invalid values in `data`"),
+    ("pareto", {"f0": 1.0, "floc": 0.0, "fscale": 0.01}, RuntimeError, "All parameters fixed"),
 ]
 
 
@@ -198,3 +206,15 @@ def test_nnlf_and_fit_loc_scale(host, name, theta):
 def test_fitstart_as_scipy(host, name):
     x = SAMPLES[name](np.random.default_rng())
     np.testing.assert_allclose(host(name)._fitstart(x), _quiet(getattr(sst, name)._fitstart, x), rtol=1e-12)
+
+
+@pytest.mark.parametrize("name", sorted(SAMPLES))
+def test_fit_signatures_as_scipy(name):
+    import inspect
+
+    from cuarray.scipy import stats
+
+    for m in ("fit", "nnlf", "fit_loc_scale"):
+        got, want = inspect.signature(getattr(getattr(stats, name), m)), inspect.signature(getattr(getattr(sst, name), m))
+        assert [(p.name, p.kind) for p in got.parameters.values()] == \
+            [(p.name, p.kind) for p in want.parameters.values()], (name, m, got, want)

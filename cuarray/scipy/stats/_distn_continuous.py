@@ -16,7 +16,8 @@ from ..special._gamma import gamma as gamma_fn
 from ..special._stats import log_ndtr, ndtr, ndtri
 from ._distn_base import INF, NAN, choose
 from ._distn_fit import rv_continuous
-from ._distn_fit_closed import cauchy_fitstart, expon_fit, laplace_fit, lognorm_fit, norm_fit, uniform_fit
+from ._distn_fit_closed import (cauchy_fitstart, expon_fit, gumbel_l_fit, gumbel_r_fit, laplace_fit, lognorm_fit,
+                                norm_fit, pareto_fit, rayleigh_fit, uniform_fit, weibull_min_fit)
 
 _EULER = 0.577215664901532860606512090082402431042
 _ZETA3 = 1.202056903159594285399738161511449990765
@@ -42,6 +43,10 @@ class norm_gen(rv_continuous):
 
     name = "norm"
     _fit_override = norm_fit
+
+    def fit(self, data, **kwds):
+        """See `scipy.stats.norm.fit` (no positional starting values, as SciPy's)."""
+        return super().fit(data, **kwds)
 
     def _rvs(self, shapes, size, rng):
         return rng.standard_normal(size)
@@ -391,6 +396,7 @@ class gumbel_r_gen(rv_continuous):
     """
 
     name = "gumbel_r"
+    _fit_override = gumbel_r_fit
 
     def _pdf(self, x):
         return exp(self._logpdf(x))
@@ -437,6 +443,7 @@ class gumbel_l_gen(rv_continuous):
     """
 
     name = "gumbel_l"
+    _fit_override = gumbel_l_fit
 
     def _pdf(self, x):
         return exp(self._logpdf(x))
@@ -484,6 +491,7 @@ class rayleigh_gen(rv_continuous):
 
     _open_pdf = True  # SciPy's pdf is 0 at the lower edge (its open support mask)
     name = "rayleigh"
+    _fit_override = rayleigh_fit
     _a = 0.0
 
     def _pdf(self, r):
@@ -543,6 +551,7 @@ class weibull_min_gen(rv_continuous):
     """
 
     name = "weibull_min"
+    _fit_override = weibull_min_fit
     shapes = "c"
     _a = 0.0
 
@@ -642,6 +651,7 @@ class pareto_gen(rv_continuous):
     """
 
     name = "pareto"
+    _fit_override = pareto_fit
     shapes = "b"
     _a = 1.0
 

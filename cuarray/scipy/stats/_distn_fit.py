@@ -213,6 +213,10 @@ class rv_continuous(_rv_continuous):
             out = type(self)._fit_override(self, data, args, dict(kwds))
             if out is not None:
                 return out
+        return self._fit_generic(data, *args, **kwds)
+
+    def _fit_generic(self, data, *args, **kwds):
+        """SciPy's `rv_continuous.fit` (what a distribution's own `fit` falls back to)."""
         kwds = dict(kwds)
         method = kwds.get("method", "mle").lower()
         numargs = len(self._shape_names)

@@ -1,6 +1,8 @@
 """SciPy's own `fit` of the distributions that override the generic one with closed-form (or
 one-dimensional) maximum-likelihood estimates: norm, expon, uniform, laplace, gamma (`floc`
-given, or method "MM"), lognorm (`floc` given); and the `_fitstart`s of gamma and cauchy.
+given, or method "MM"), lognorm (`floc` given), rayleigh, gumbel_r, gumbel_l, pareto, and
+weibull_min's moment estimates (its "MM", and its "MLE"'s start); the `_fitstart`s of gamma
+and cauchy.
 Each returns None where SciPy falls back to the generic fit. The sums run on the device; the
 few scalars they give come back in one stacked read and any scalar equation (gamma's shape)
 is solved on the host."""
@@ -11,6 +13,7 @@ import math
 
 import numpy
 
+from ..._core.host_input import as_literal_or_array
 from ..._core.transfer import to_host
 from ..._manipulation.joining import stack
 from ..._math.explog import exp, log
@@ -20,7 +23,8 @@ from ..._statistics.median import median
 from ..._statistics.order import max as max_
 from ..._statistics.order import min as min_
 from ..._statistics.quantiles import percentile
-from ._distn_fit import FitDataError, fit_data, fixed_value, rv_continuous, summary
+from ..optimize._scalar import root_scalar
+from ._distn_fit import FitDataError, FitError, fit_data, fixed_value, rv_continuous, summary
 
 
 def _read(*vals):
@@ -271,3 +275,213 @@ def cauchy_fitstart(dist, x, args=None):
     """SciPy's: the median and half the interquartile range."""
     p25, p50, p75 = (float(v) for v in to_host(percentile(x, [25.0, 50.0, 75.0])))  # one read
     return p50, (p75 - p25) / 2
+
+
+class FitSolverError(FitError):
+    """SciPy's: the solver of the likelihood equations did not converge."""
+
+    def __init__(self, mesg):
+        self.args = ("Solver for the MLE equations failed to converge: " + mesg.replace("\n", ""),)
+
+
+def _host(f):
+    """A device function of one host float, read once per call (the bracket searches')."""
+    return lambda v: float(to_host(f(v)))
+
+
+def _sign_change(fh, lo, hi):
+    return numpy.sign(fh(lo)) != numpy.sign(fh(hi))
+
+
+def _left_bracket(fh, rbrack):
+    """SciPy's `_get_left_bracket`: widen to the left until the sign changes."""
+    lbrack = rbrack - 1
+    diff = rbrack - lbrack
+    while not _sign_change(fh, lbrack, rbrack):
+        diff *= 2
+        lbrack = rbrack - diff
+        if numpy.isinf(lbrack):
+            raise FitSolverError("The solver could not find a bracket containing a root to an MLE first order "
+                                 "condition.")
+    return lbrack
+
+
+def _widen(fh, start):
+    """SciPy's bracket search of gumbel_r and pareto: halve the left end, double the right."""
+    lbrack, rbrack = start / 2, start * 2
+    while not _sign_change(fh, lbrack, rbrack) and (lbrack > 0 or rbrack < numpy.inf):
+        lbrack /= 2
+        rbrack *= 2
+    return lbrack, rbrack
+
+
+def rayleigh_fit(dist, data, args, kwds):
+    """SciPy's: with `floc` the closed form; else loc the root of the likelihood's derivative
+    left of min(data) (Brent's method, one read per step), scale from it."""
+    if not _mle_only(kwds):
+        return None
+    kwds.pop("superfit", None)
+    _, floc, fscale = _check_fit_input(dist, args, kwds)
+    x = fit_data(data, dist.name)
+    n = x.shape[0]
+
+    def scale_mle(loc):
+        d = x - loc
+        return sqrt(sum_(d * d) / (2 * n))
+
+    if floc is not None:
+        mn, scale = _read(min_(x), scale_mle(floc))
+        if mn - floc <= 0:
+            raise FitDataError("rayleigh", lower=1, upper=numpy.inf)
+        return floc, numpy.float64(scale)
+
+    def loc_mle(loc):
+        d = x - loc
+        if fscale is None:
+            return sum_(d) - sum_(d * d) / (2 * n) * sum_(1 / d)
+        return sum_(d) - fscale ** 2 * sum_(1 / d)
+
+    rbrack = numpy.nextafter(_read(min_(x))[0], -numpy.inf)
+    lbrack = _left_bracket(_host(loc_mle), rbrack)
+    res = root_scalar(loc_mle, bracket=(lbrack, rbrack))
+    if not res.converged:
+        raise FitSolverError(res.flag)
+    loc = numpy.float64(res.root)
+    return loc, (fscale or numpy.float64(_read(scale_mle(loc))[0]))
+
+
+def gumbel_r_fit(dist, data, args, kwds):
+    """SciPy's: the scale the root of the likelihood equation (Brent's, rtol = xtol = 1e-14),
+    loc from it by a log-sum-exp over the data."""
+    if not _mle_only(kwds):
+        return None
+    _, floc, fscale = _check_fit_input(dist, args, kwds)
+    x = fit_data(data, dist.name)
+    n = x.shape[0]
+
+    def loc_of(scale):
+        sd = -x / scale
+        m = max_(sd)
+        return -scale * (m + log(sum_(exp(sd - m))) - math.log(n))
+
+    if fscale is not None:
+        return numpy.float64(_read(loc_of(fscale))[0]), fscale
+    if floc is not None:
+        def func(scale):
+            d = floc - x
+            return sum_(d * exp(d / scale) + x) - n * (floc + scale)
+    else:
+        mean = sum_(x) / n
+
+        def func(scale):
+            sd = -x / scale
+            w = exp(sd - max_(sd))
+            return mean - sum_(x * w) / sum_(w) - scale
+    lbrack, rbrack = _widen(_host(func), kwds.get("scale", 1))
+    scale = root_scalar(func, bracket=(lbrack, rbrack), rtol=1e-14, xtol=1e-14).root
+    return (floc if floc is not None else numpy.float64(_read(loc_of(scale))[0])), scale
+
+
+def gumbel_l_fit(dist, data, args, kwds):
+    """SciPy's: gumbel_r's fit of -data, loc negated."""
+    from ._distn_continuous import gumbel_r  # the mirror distribution (its module imports this one)  # noqa: PLC0415
+
+    if kwds.get("floc") is not None:
+        kwds["floc"] = -kwds["floc"]
+    x = as_literal_or_array(data, "scipy.stats.gumbel_l.fit")
+    loc_r, scale_r = gumbel_r.fit(-x, *args, **kwds)
+    return -loc_r, scale_r
+
+
+def pareto_fit(dist, data, args, kwds):
+    """SciPy's: the shape from loc and scale in closed form; with neither fixed the scale is the
+    root of the likelihood equations in loc = min(data) - scale (Brent's, one read per step)."""
+    if not _mle_only(kwds):
+        return None
+    (fshape,), floc, fscale = _check_fit_input(dist, args, kwds)
+    x = fit_data(data, dist.name)
+    n = x.shape[0]
+    mn = _read(min_(x))[0]
+    if floc is not None and mn - floc < (fscale or 0):
+        raise FitDataError("pareto", lower=1, upper=numpy.inf)
+
+    def shape_of(scale, loc):
+        return n / sum_(log((x - loc) / scale))
+
+    if floc is None and fscale is None:
+        def func(scale):
+            loc = mn - scale
+            shape = fshape or shape_of(scale, loc)
+            return (shape + 1) * sum_(1 / (x - loc)) - n * shape / scale
+
+        lbrack, rbrack = _widen(_host(func), float(kwds.get("scale", 1)))
+        res = root_scalar(func, bracket=[lbrack, rbrack])
+        if not res.converged:
+            return None
+        scale = res.root
+        loc = mn - scale
+        shape = fshape or numpy.float64(_read(shape_of(scale, loc))[0])
+        if not (scale + loc) < mn:
+            scale = numpy.nextafter(mn - loc, 0)
+        return shape, numpy.float64(loc), scale
+    loc = mn - fscale if floc is None else floc
+    scale = fscale or mn - loc
+    shape = fshape or numpy.float64(_read(shape_of(scale, loc))[0])
+    return shape, loc, scale
+
+
+def _weibull_skew(c):
+    g1, g2, g3 = math.gamma(1 + 1 / c), math.gamma(1 + 2 / c), math.gamma(1 + 3 / c)
+    return (2 * g1 ** 3 - 3 * g1 * g2 + g3) / (g2 - g1 ** 2) ** 1.5
+
+
+def _bisect(f, xa, xb, xtol=2e-12, rtol=4 * numpy.finfo(float).eps, maxiter=100):
+    """SciPy's bisection (scipy/optimize/Zeros/bisect.c), on a host function."""
+    fa, fb = f(xa), f(xb)
+    if fa == 0:
+        return xa
+    if fb == 0:
+        return xb
+    dm = xb - xa
+    xm = xa
+    for _ in range(maxiter):
+        dm *= 0.5
+        xm = xa + dm
+        fm = f(xm)
+        if fm * fa >= 0:
+            xa = xm
+        if fm == 0 or abs(dm) < xtol + rtol * abs(xm):
+            return xm
+    return xm
+
+
+def weibull_min_fit(dist, data, args, kwds):
+    """SciPy's: the method-of-moments estimates (the shape matching the data's skewness, by
+    bisection on the host), returned for "MM" and the generic fit's start for "MLE"."""
+    kwds.pop("superfit", None)
+    method = kwds.get("method", "mle").lower()
+    (fc,), floc, fscale = _check_fit_input(dist, args, kwds)
+    x = fit_data(data, dist.name)
+    mean, var, _, _, s = summary(x, with_skew=True)
+    if s < _weibull_skew(1e4) and method != "mm" and fc is None and not args:
+        return dist._fit_generic(x, *args, **kwds)
+    if method == "mm":
+        c = loc = scale = None
+    else:
+        c = args[0] if len(args) else None
+        loc, scale = kwds.pop("loc", None), kwds.pop("scale", None)
+    if fc is None and c is None:
+        c = _bisect(lambda t: _weibull_skew(t) - s, 0.02, 1e4)
+    elif fc is not None:
+        c = fc
+    if fscale is None and scale is None:
+        scale = math.sqrt(var / (math.gamma(1 + 2 / c) - math.gamma(1 + 1 / c) ** 2))
+    elif fscale is not None:
+        scale = fscale
+    if floc is None and loc is None:
+        loc = mean - scale * math.gamma(1 + 1 / c)
+    elif floc is not None:
+        loc = floc
+    if method == "mm":
+        return c, loc, scale
+    return dist._fit_generic(x, c, loc=loc, scale=scale, **kwds)
