@@ -218,3 +218,10 @@ def test_fit_signatures_as_scipy(name):
         got, want = inspect.signature(getattr(getattr(stats, name), m)), inspect.signature(getattr(getattr(sst, name), m))
         assert [(p.name, p.kind) for p in got.parameters.values()] == \
             [(p.name, p.kind) for p in want.parameters.values()], (name, m, got, want)
+
+
+def test_frozen_has_no_fit(host):
+    frozen = host("t")(4.0)
+    for m in ("fit", "nnlf", "fit_loc_scale"):
+        assert hasattr(sst.t(4.0), m) is False
+        assert hasattr(frozen, m) is False, m
