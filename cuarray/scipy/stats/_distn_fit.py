@@ -149,7 +149,7 @@ class rv_continuous(_rv_continuous):
         if not is_host(theta) and hasattr(theta, "shape") and not isinstance(theta, numpy.ndarray):
             theta = [theta[i] for i in range(theta.shape[0])]
         else:
-            theta = [float(t) for t in theta]
+            theta = [float(t) if is_host(t) else t for t in theta]
         loc, scale, shapes = self._unpack(theta)
         x = as_literal_or_array(x, "scipy.stats.{}.nnlf".format(self.name)).astype(_F64, copy=False)
         cond = and_(self._argcheck(*shapes), scale > 0)

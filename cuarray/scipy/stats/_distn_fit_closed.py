@@ -1,6 +1,6 @@
 """SciPy's own `fit` of the distributions that override the generic one with closed-form (or
 one-dimensional) maximum-likelihood estimates: norm, expon, uniform, laplace, gamma (`floc`
-given, or method "MM"), lognorm (`floc` given), rayleigh, gumbel_r, gumbel_l, pareto, and
+given, or method "MM"), lognorm, rayleigh, gumbel_r, gumbel_l, pareto, and
 weibull_min's moment estimates (its "MM", and its "MLE"'s start); the `_fitstart`s of gamma
 and cauchy.
 Each returns None where SciPy falls back to the generic fit. The sums run on the device; the
@@ -24,6 +24,7 @@ from ..._statistics.order import max as max_
 from ..._statistics.order import min as min_
 from ..._statistics.quantiles import percentile
 from ..optimize._scalar import root_scalar
+from ._distn_base import is_host
 from ._distn_fit import FitDataError, FitError, fit_data, fixed_value, rv_continuous, summary
 
 
@@ -242,27 +243,70 @@ def gamma_fit(dist, data, args, kwds):
 
 
 def lognorm_fit(dist, data, args, kwds):
-    """SciPy's lognorm.fit with `floc`: the mean and the root mean square of log(x - floc)."""
-    if not _mle_only(kwds) or kwds.get("floc") is None:
-        return None  # SciPy solves for loc by a root of the likelihood's derivative: the generic fit here
+    """SciPy's lognorm.fit: shape and scale in closed form from loc (the mean and the root mean
+    square of log(x - loc)); loc `floc`, or the root of the likelihood's derivative below
+    min(data) (SciPy's bracket search and Brent's method, one read per evaluation), or just below
+    min(data) where the likelihood is higher there."""
+    if not _mle_only(kwds):
+        return None
+    kwds.pop("superfit", None)
     (fshape,), floc, fscale = _check_fit_input(dist, args, kwds)
     x = fit_data(data, dist.name)
-    mn = _read(min_(x))[0]
-    if floc >= mn:
-        raise FitDataError("lognorm", lower=0.0, upper=numpy.inf)
-    lnx = log(x - floc)
     n = x.shape[0]
-    scale = fscale or exp(sum_(lnx) / n)
-    if fshape:
-        shape = fshape
-        scale = _read(scale)[0] if not fscale else scale
-    else:
+    mn = _read(min_(x))[0]
+
+    def shape_scale(loc):
+        lnx = log(x - loc)
+        scale = fscale or exp(sum_(lnx) / n)
+        if fshape:
+            return fshape, scale
         d = lnx - (math.log(scale) if fscale else log(scale))
-        shape_d = sqrt(sum_(d * d) / n)
-        shape, scale = (_read(shape_d)[0], scale) if fscale else _read(shape_d, scale)
+        return sqrt(sum_(d * d) / n), scale
+
+    def dl_dloc(loc):
+        shape, scale = shape_scale(loc)
+        shifted = x - loc
+        return sum_((1 + log(shifted / scale) / shape ** 2) / shifted)
+
+    def ll(loc):
+        shape, scale = shape_scale(loc)
+        return -float(to_host(dist.nnlf([shape, loc, scale], x)))
+
+    if floc is None:
+        dl = _host(dl_dloc)
+        spacing = numpy.spacing(mn)
+        rbrack = mn - spacing
+        dl_r, ll_r = dl(rbrack), ll(rbrack)
+        delta = 2 * spacing
+        while dl_r >= -1e-6:
+            rbrack = mn - delta
+            dl_r = dl(rbrack)
+            delta *= 2
+        if not numpy.isfinite(rbrack) or not numpy.isfinite(dl_r):
+            return dist._fit_generic(x, *args, **kwds)
+        lbrack = numpy.minimum(numpy.nextafter(rbrack, -numpy.inf), rbrack - 1)
+        dl_l = dl(lbrack)
+        delta = 2 * (rbrack - lbrack)
+        while numpy.isfinite(lbrack) and numpy.isfinite(dl_l) and numpy.sign(dl_l) == numpy.sign(dl_r):
+            lbrack = rbrack - delta
+            dl_l = dl(lbrack)
+            delta *= 2
+        if not numpy.isfinite(lbrack) or not numpy.isfinite(dl_l):
+            return dist._fit_generic(x, *args, **kwds)
+        res = root_scalar(dl_dloc, bracket=(lbrack, rbrack))
+        if not res.converged:
+            return dist._fit_generic(x, *args, **kwds)
+        loc = res.root if ll(res.root) > ll_r else mn - spacing
+    else:
+        if floc >= mn:
+            raise FitDataError("lognorm", lower=0.0, upper=numpy.inf)
+        loc = floc
+    pair = shape_scale(loc)
+    read = iter(_read(*[v for v in pair if not is_host(v)]) if not all(is_host(v) for v in pair) else ())
+    shape, scale = (v if is_host(v) else numpy.float64(next(read)) for v in pair)
     if not (shape > 0 and scale > 0):
-        return None
-    return numpy.float64(shape), floc, numpy.float64(scale)
+        return dist._fit_generic(x, *args, **kwds)
+    return shape, (floc if floc is not None else numpy.float64(loc)), scale
 
 
 def gamma_fitstart(dist, x, args=None):
