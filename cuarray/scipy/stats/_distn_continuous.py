@@ -16,8 +16,8 @@ from ..special._gamma import gamma as gamma_fn
 from ..special._stats import log_ndtr, ndtr, ndtri
 from ._distn_base import INF, NAN, choose
 from ._distn_fit import rv_continuous
-from ._distn_fit_closed import (cauchy_fitstart, expon_fit, gumbel_l_fit, gumbel_r_fit, laplace_fit, lognorm_fit,
-                                norm_fit, pareto_fit, rayleigh_fit, uniform_fit, weibull_min_fit)
+from ._distn_fit_closed import (cauchy_fitstart, expon_fit, gumbel_l_fit, gumbel_r_fit, laplace_fit, logistic_fit,
+                                lognorm_fit, norm_fit, pareto_fit, rayleigh_fit, uniform_fit, weibull_min_fit)
 
 _EULER = 0.577215664901532860606512090082402431042
 _ZETA3 = 1.202056903159594285399738161511449990765
@@ -289,6 +289,7 @@ class logistic_gen(rv_continuous):
     """
 
     name = "logistic"
+    _fit_override = logistic_fit
 
     def _pdf(self, x):
         return exp(self._logpdf(x))

@@ -1,6 +1,6 @@
 """SciPy's own `fit` of the distributions that override the generic one with closed-form (or
 one-dimensional) maximum-likelihood estimates: norm, expon, uniform, laplace, gamma (`floc`
-given, or method "MM"), lognorm, rayleigh, gumbel_r, gumbel_l, pareto, and
+given, or method "MM"), lognorm, rayleigh, gumbel_r, gumbel_l, pareto, logistic, and
 weibull_min's moment estimates (its "MM", and its "MLE"'s start); the `_fitstart`s of gamma
 and cauchy.
 Each returns None where SciPy falls back to the generic fit. The sums run on the device; the
@@ -17,6 +17,7 @@ from ..._core.host_input import as_literal_or_array
 from ..._core.transfer import to_host
 from ..._manipulation.joining import stack
 from ..._math.explog import exp, log
+from ..._math.hyperbolic import tanh
 from ..._math.misc import absolute, sqrt
 from ..._math.sums import sum as sum_
 from ..._statistics.median import median
@@ -24,6 +25,7 @@ from ..._statistics.order import max as max_
 from ..._statistics.order import min as min_
 from ..._statistics.quantiles import percentile
 from ..optimize._scalar import root_scalar
+from ..special._convenience import expit
 from ._distn_base import is_host
 from ._distn_fit import FitDataError, FitError, fit_data, fixed_value, rv_continuous, summary
 
@@ -529,3 +531,61 @@ def weibull_min_fit(dist, data, args, kwds):
     if method == "mm":
         return c, loc, scale
     return dist._fit_generic(x, c, loc=loc, scale=scale, **kwds)
+
+
+def logistic_fit(dist, data, args, kwds):
+    """SciPy's: the root of the likelihood equations in loc and scale (the free ones), from the
+    generic start. SciPy's `optimize.root` (MINPACK's hybrid method) is Newton's method here, on
+    the host with the equations' sums and Jacobian from the device (one stacked read per step);
+    the generic fit where it does not converge, as SciPy's."""
+    if not _mle_only(kwds):
+        return None
+    kwds.pop("superfit", None)
+    _, floc, fscale = _check_fit_input(dist, args, kwds)
+    x = fit_data(data, dist.name)
+    n = x.shape[0]
+    loc, scale = dist._fitstart(x)
+    loc, scale = float(kwds.get("loc", loc)), float(kwds.get("scale", scale))
+    if floc is not None:
+        loc = floc
+    if fscale is not None:
+        scale = fscale
+    idx = [i for i, f in enumerate((floc is None, fscale is None)) if f]
+
+    def equations(loc, scale):
+        """The free equations g1 = sum(expit(c)) - n/2, g2 = sum(c tanh(c/2)) - n and their
+        Jacobian (dc/dloc = -1/scale, dc/dscale = -c/scale): one stacked read."""
+        c = (x - loc) / scale
+        e = expit(c)
+        th = tanh(c / 2)
+        de = e * (1 - e)
+        dt = th + c * (1 - th * th) / 2
+        s = _read(sum_(e), sum_(c * th), sum_(de), sum_(de * c), sum_(dt), sum_(dt * c))
+        g = numpy.array([s[0] - n / 2, s[1] - n])
+        jac = -numpy.array([[s[2], s[3]], [s[4], s[5]]]) / scale
+        return g[idx], jac[numpy.ix_(idx, idx)]
+
+    params = numpy.array([loc, scale], dtype=float)
+    g, jac = equations(*params)
+    for _ in range(100):  # Newton's steps, halved until the residual shrinks
+        try:
+            step = numpy.linalg.solve(jac, g)
+        except numpy.linalg.LinAlgError:
+            break
+        if numpy.all(numpy.abs(step) <= 1e-12 * numpy.abs(params[idx])):  # converged: a smaller residual is noise
+            params[idx] -= step
+            return (floc if floc is not None else numpy.float64(params[0])), \
+                (fscale if fscale is not None else numpy.float64(abs(params[1])))
+        t = 1.0
+        while t > 1e-10:
+            new = params.copy()
+            new[idx] -= t * step
+            if new[1] > 0:
+                g_new, jac_new = equations(*new)
+                if numpy.all(numpy.isfinite(g_new)) and numpy.linalg.norm(g_new) <= numpy.linalg.norm(g):
+                    break
+            t /= 2
+        else:
+            break
+        params, g, jac = new, g_new, jac_new
+    return dist._fit_generic(x, *args, **kwds)
