@@ -43,7 +43,7 @@ SAMPLES = {  # name: a fresh sample (size 150) of that distribution
     "gumbel_l": lambda r: -r.gumbel(0.5, 2.0, 150), "cauchy": lambda r: r.standard_cauchy(150) * 0.5 + 1,
     "t": lambda r: r.standard_t(6.0, 150) * 2 + 1, "weibull_min": lambda r: r.weibull(1.8, 150) * 2.0,
     "rayleigh": lambda r: r.rayleigh(1.5, 150) + 0.5, "invgamma": lambda r: 1 / r.gamma(4.0, 0.5, 150),
-    "pareto": lambda r: r.pareto(3.0, 150) * 2 + 1.5,
+    "pareto": lambda r: r.pareto(3.0, 150) * 2 + 1.5, "beta": lambda r: r.beta(2.0, 5.0, 150) * 2 - 0.5,
 }
 
 
@@ -140,11 +140,14 @@ def test_user_optimizer(host):
         host("t").fit(x, optimizer="nope")
 
 
-@pytest.mark.parametrize("kw", [{}, {"floc": 1.0}, {"fscale": 0.7}, {"loc": 0.0, "scale": 2.0}])
-def test_logistic_likelihood_equations(host, kw):
+@pytest.mark.parametrize("name,kw", [("logistic", {}), ("logistic", {"floc": 1.0}), ("logistic", {"fscale": 0.7}),
+                                     ("logistic", {"loc": 0.0, "scale": 2.0}), ("beta", {"floc": -0.5, "fscale": 2.0}),
+                                     ("beta", {"floc": -0.5, "fscale": 2.0, "fa": 2.0}),
+                                     ("beta", {"floc": -0.6, "fscale": 2.2, "f1": 4.0})])
+def test_likelihood_equations_as_scipy(host, name, kw):
     """SciPy solves them with MINPACK's hybrid method (xtol 1.5e-8), ours with Newton's steps."""
-    x = SAMPLES["logistic"](np.random.default_rng())
-    ours, ref = host("logistic").fit(x, **kw), _quiet(sst.logistic.fit, x, **kw)
+    x = SAMPLES[name](np.random.default_rng())
+    ours, ref = host(name).fit(x, **kw), _quiet(getattr(sst, name).fit, x, **kw)
     np.testing.assert_allclose(np.array(ours, float), np.array(ref, float), rtol=1e-6, err_msg=str(kw))
 
 
@@ -164,6 +167,8 @@ ERRORS = [
     ("rayleigh", {"floc": 10.0}, ValueError, "Invalid values in `data`"),
     ("pareto", {"floc": 10.0}, ValueError, "Invalid values in `data`"),
     ("pareto", {"f0": 1.0, "floc": 0.0, "fscale": 0.01}, RuntimeError, "All parameters fixed"),
+    ("beta", {"floc": 0.5, "fscale": 1.0}, ValueError, "Invalid values in `data`"),
+    ("beta", {"floc": 0.0, "fscale": 20.0, "f0": 1.0, "f1": 2.0}, ValueError, "All parameters fixed"),
 ]
 
 

@@ -1,7 +1,7 @@
 """SciPy's own `fit` of the distributions that override the generic one with closed-form (or
 one-dimensional) maximum-likelihood estimates: norm, expon, uniform, laplace, gamma (`floc`
-given, or method "MM"), lognorm, rayleigh, gumbel_r, gumbel_l, pareto, logistic, and
-weibull_min's moment estimates (its "MM", and its "MLE"'s start); the `_fitstart`s of gamma
+given, or method "MM"), lognorm, rayleigh, gumbel_r, gumbel_l, pareto, logistic, beta (`floc` and `fscale`),
+and weibull_min's moment estimates (its "MM", and its "MLE"'s start); the `_fitstart`s of gamma
 and cauchy.
 Each returns None where SciPy falls back to the generic fit. The sums run on the device; the
 few scalars they give come back in one stacked read and any scalar equation (gamma's shape)
@@ -16,7 +16,7 @@ import numpy
 from ..._core.host_input import as_literal_or_array
 from ..._core.transfer import to_host
 from ..._manipulation.joining import stack
-from ..._math.explog import exp, log
+from ..._math.explog import exp, log, log1p
 from ..._math.hyperbolic import tanh
 from ..._math.misc import absolute, sqrt
 from ..._math.sums import sum as sum_
@@ -589,3 +589,80 @@ def logistic_fit(dist, data, args, kwds):
             break
         params, g, jac = new, g_new, jac_new
     return dist._fit_generic(x, *args, **kwds)
+
+
+def _newton_system(g, x, tol=1e-13):
+    """A root of the host system g (returning (value, Jacobian)) by Newton's steps, each halved
+    until the parameters stay positive and the residual shrinks; None where that fails."""
+    x = numpy.asarray(x, dtype=float)
+    val, jac = g(x)
+    for _ in range(100):
+        try:
+            step = numpy.linalg.solve(jac, val)
+        except numpy.linalg.LinAlgError:
+            return None
+        if numpy.all(numpy.abs(step) <= tol * numpy.abs(x)):
+            return x - step
+        t = 1.0
+        while t > 1e-10:
+            new = x - t * step
+            if numpy.all(new > 0):
+                nval, njac = g(new)
+                if numpy.all(numpy.isfinite(nval)) and numpy.linalg.norm(nval) <= numpy.linalg.norm(val):
+                    break
+            t /= 2
+        else:
+            return None
+        x, val, jac = new, nval, njac
+    return None
+
+
+def beta_fit(dist, data, args, kwds):
+    """SciPy's beta.fit with `floc` and `fscale`: the shapes solve the likelihood equations
+    psi(a) - psi(a + b) = mean(log y), psi(b) - psi(a + b) = mean(log(1 - y)) (one of them where a
+    shape is fixed) from the moment estimates; SciPy calls MINPACK, this Newton's steps on the
+    host, with the data's sums from the device (one read)."""
+    floc, fscale = kwds.get("floc"), kwds.get("fscale")
+    if not _mle_only(kwds) or floc is None or fscale is None:
+        return None
+    kwds.pop("floc", None)
+    kwds.pop("fscale", None)
+    f0 = fixed_value(kwds, ["f0", "fa", "fix_a"])
+    f1 = fixed_value(kwds, ["f1", "fb", "fix_b"])
+    _check_optimizer_keys(kwds)
+    if f0 is not None and f1 is not None:
+        raise ValueError("All parameters fixed. There is nothing to optimize.")
+    y = (fit_data(data, dist.name) - floc) / fscale
+    n = y.shape[0]
+    mean = sum_(y) / n
+    d = y - mean
+    mn, mx, xbar, var, s1, s2 = _read(min_(y), max_(y), mean, sum_(d * d) / n, sum_(log(y)), sum_(log1p(-y)))
+    if mn <= 0 or mx >= 1:
+        raise FitDataError("beta", lower=floc, upper=floc + fscale)
+    if f0 is not None or f1 is not None:
+        b, s = (f0, s2) if f0 is not None else (f1, s1)
+        xb = 1 - xbar if f0 is not None else xbar
+
+        def one(v):
+            a = v[0]
+            return (numpy.array([s - n * (_digamma(a) - _digamma(a + b))]),
+                    numpy.array([[-n * (_trigamma(a) - _trigamma(a + b))]]))
+
+        root = _newton_system(one, [b * xb / (1 - xb)])
+        if root is None:
+            raise FitSolverError("Newton's method did not converge.")
+        a = numpy.float64(root[0])
+        return (b, a, floc, fscale) if f0 is not None else (a, b, floc, fscale)
+    fac = xbar * (1 - xbar) / var - 1
+
+    def both(v):
+        a, b = v
+        pab, tab = _digamma(a + b), _trigamma(a + b)
+        val = numpy.array([s1 - n * (_digamma(a) - pab), s2 - n * (_digamma(b) - pab)])
+        jac = -n * numpy.array([[_trigamma(a) - tab, -tab], [-tab, _trigamma(b) - tab]])
+        return val, jac
+
+    root = _newton_system(both, [xbar * fac, (1 - xbar) * fac])
+    if root is None:
+        raise FitSolverError("Newton's method did not converge.")
+    return numpy.float64(root[0]), numpy.float64(root[1]), floc, fscale
