@@ -83,7 +83,7 @@ def test_closed_form_fits_as_scipy(host, name, kw):
 
 OPTIMIZED = [("cauchy", {}), ("t", {}), ("t", {"floc": 1.0}), ("weibull_min", {}),
              ("gamma", {}), ("weibull_min", {"floc": 0.0}), ("invgamma", {"floc": 0.0}), ("gumbel_l", {"method": "MM"}),
-             ("t", {"f0": 6.0}), ("gamma", {"fscale": 1.5}), ("norm", {"method": "MM"}),
+             ("t", {"f0": 6.0}), ("gamma", {"fscale": 1.5}), ("norm", {"method": "MM"}), ("beta", {}),
              ("logistic", {"method": "MM", "fscale": 0.7}), ("expon", {"method": "MM"})]
 
 
@@ -217,7 +217,7 @@ def test_nnlf_and_fit_loc_scale(host, name, theta):
     np.testing.assert_allclose(dist.fit_loc_scale(x, *shapes), _quiet(ref.fit_loc_scale, x, *shapes), rtol=1e-12)
 
 
-@pytest.mark.parametrize("name", ["gamma", "cauchy", "t", "rayleigh"])
+@pytest.mark.parametrize("name", ["gamma", "cauchy", "t", "rayleigh", "beta"])
 def test_fitstart_as_scipy(host, name):
     x = SAMPLES[name](np.random.default_rng())
     np.testing.assert_allclose(host(name)._fitstart(x), _quiet(getattr(sst, name)._fitstart, x), rtol=1e-12)

@@ -73,16 +73,20 @@ def fit_data(data, name):
 
 
 def summary(x, with_skew=False):
-    """(mean, var, min, max[, skewness]) of the data on the host, one stacked read."""
+    """(mean, var, min, max[, skewness, excess kurtosis]) of the data on the host (SciPy's biased
+    `_skew`/`_kurtosis`), one stacked read."""
     n = x.shape[0]
     mean = sum_(x) / n
     d = x - mean
     parts = [mean, sum_(d * d) / n, min_(x), max_(x)]
     if with_skew:
-        parts.append(sum_(d * d * d) / n)
+        d2 = d * d
+        parts += [sum_(d2 * d) / n, sum_(d2 * d2) / n]
     vals = [float(v) for v in to_host(stack(parts))]  # the one read of the starting values
     if with_skew:
-        vals[4] = vals[4] / vals[1] ** 1.5 if vals[1] > 0 else math.nan
+        with numpy.errstate(all="ignore"):
+            m2 = numpy.float64(vals[1])
+            vals[4], vals[5] = float(vals[4] / m2 ** 1.5), float(vals[5] / m2 ** 2 - 3)
     return tuple(vals)
 
 

@@ -317,6 +317,25 @@ def gamma_fitstart(dist, x, args=None):
     return rv_continuous._fitstart(dist, x, args=(4 / (1e-8 + skew ** 2),))
 
 
+def beta_fitstart(dist, x, args=None):
+    """SciPy's: the shapes whose skewness and kurtosis are the data's (SciPy's `fsolve` from (1, 1)
+    on the host: a solve of two closed-form equations)."""
+    from scipy.optimize import fsolve  # optional dependency: SciPy's solver, so the start is SciPy's  # noqa: PLC0415
+
+    g1, g2 = summary(x, with_skew=True)[4:]
+
+    def func(v):
+        a, b = v
+        sk = 2 * (b - a) * numpy.sqrt(a + b + 1) / (a + b + 2) / numpy.sqrt(a * b)
+        ku = a ** 3 - a ** 2 * (2 * b - 1) + b ** 2 * (b + 1) - 2 * a * b * (b + 2)
+        ku = 6 * ku / (a * b * (a + b + 2) * (a + b + 3))
+        return [sk - g1, ku - g2]
+
+    with numpy.errstate(all="ignore"):
+        a, b = fsolve(func, (1.0, 1.0))
+    return rv_continuous._fitstart(dist, x, args=(a, b))
+
+
 def cauchy_fitstart(dist, x, args=None):
     """SciPy's: the median and half the interquartile range."""
     p25, p50, p75 = (float(v) for v in to_host(percentile(x, [25.0, 50.0, 75.0])))  # one read
@@ -508,7 +527,7 @@ def weibull_min_fit(dist, data, args, kwds):
     method = kwds.get("method", "mle").lower()
     (fc,), floc, fscale = _check_fit_input(dist, args, kwds)
     x = fit_data(data, dist.name)
-    mean, var, _, _, s = summary(x, with_skew=True)
+    mean, var, _, _, s, _ = summary(x, with_skew=True)
     if s < _weibull_skew(1e4) and method != "mm" and fc is None and not args:
         return dist._fit_generic(x, *args, **kwds)
     if method == "mm":

@@ -21,7 +21,7 @@ from ..special._gamma import (betainc, betaincinv, betaln, gammainc, gammaincc, 
 from ..special._stats import chdtr, chdtrc, chdtri, fdtr, fdtrc, fdtri, stdtr, stdtrit
 from ._distn_base import INF, NAN, choose
 from ._distn_fit import rv_continuous
-from ._distn_fit_closed import beta_fit, gamma_fit, gamma_fitstart
+from ._distn_fit_closed import beta_fit, beta_fitstart, gamma_fit, gamma_fitstart
 from ._distn_continuous import norm
 
 _LOG2 = math.log(2.0)
@@ -221,6 +221,7 @@ class beta_gen(rv_continuous):
 
     name = "beta"
     _fit_override = beta_fit
+    _fitstart = beta_fitstart
     shapes = "a, b"
     _a, _b = 0.0, 1.0
 
