@@ -60,8 +60,17 @@ def _two_fixed(kwds, args):
     return floc, fscale
 
 
+def _fit_input(dist, data, args, kwds, superfit=False):
+    """SciPy's `_check_fit_input_parameters` (after its own `superfit` keyword where SciPy's fit
+    takes one): the fixed shapes (by f0/fa/fix_a), floc, fscale, and the data on the device."""
+    if superfit:
+        kwds.pop("superfit", None)
+    fshapes, floc, fscale = _check_fit_input(dist, args, kwds)
+    return fshapes, floc, fscale, fit_data(data, dist.name)
+
+
 def _check_fit_input(dist, args, kwds):
-    """SciPy's `_check_fit_input_parameters`: the fixed shapes (by f0/fa/fix_a), floc, fscale."""
+    """SciPy's checks of the keywords and positional arguments, in its order."""
     floc, fscale = kwds.get("floc"), kwds.get("fscale")
     keys, fshapes = [], []
     for j, s in enumerate(dist._shape_names):
@@ -146,8 +155,7 @@ def laplace_fit(dist, data, args, kwds):
     """loc the median, scale the mean absolute deviation from it."""
     if not _mle_only(kwds):
         return None
-    _, floc, fscale = _check_fit_input(dist, args, kwds)
-    x = fit_data(data, dist.name)
+    _, floc, fscale, x = _fit_input(dist, data, args, kwds)
     loc = median(x) if floc is None else floc
     if fscale is None:
         loc_h, scale_h = _read(loc, sum_(absolute(x - loc)) / x.shape[0])
@@ -252,9 +260,7 @@ def lognorm_fit(dist, data, args, kwds):
     min(data) where the likelihood is higher there."""
     if not _mle_only(kwds):
         return None
-    kwds.pop("superfit", None)
-    (fshape,), floc, fscale = _check_fit_input(dist, args, kwds)
-    x = fit_data(data, dist.name)
+    (fshape,), floc, fscale, x = _fit_input(dist, data, args, kwds, superfit=True)
     n = x.shape[0]
     mn = _read(min_(x))[0]
 
@@ -386,9 +392,7 @@ def rayleigh_fit(dist, data, args, kwds):
     left of min(data) (Brent's method, one read per step), scale from it."""
     if not _mle_only(kwds):
         return None
-    kwds.pop("superfit", None)
-    _, floc, fscale = _check_fit_input(dist, args, kwds)
-    x = fit_data(data, dist.name)
+    _, floc, fscale, x = _fit_input(dist, data, args, kwds, superfit=True)
     n = x.shape[0]
 
     def scale_mle(loc):
@@ -421,8 +425,7 @@ def gumbel_r_fit(dist, data, args, kwds):
     loc from it by a log-sum-exp over the data."""
     if not _mle_only(kwds):
         return None
-    _, floc, fscale = _check_fit_input(dist, args, kwds)
-    x = fit_data(data, dist.name)
+    _, floc, fscale, x = _fit_input(dist, data, args, kwds)
     n = x.shape[0]
 
     def loc_of(scale):
@@ -464,8 +467,7 @@ def pareto_fit(dist, data, args, kwds):
     root of the likelihood equations in loc = min(data) - scale (Brent's, one read per step)."""
     if not _mle_only(kwds):
         return None
-    (fshape,), floc, fscale = _check_fit_input(dist, args, kwds)
-    x = fit_data(data, dist.name)
+    (fshape,), floc, fscale, x = _fit_input(dist, data, args, kwds)
     n = x.shape[0]
     mn = _read(min_(x))[0]
     if floc is not None and mn - floc < (fscale or 0):
@@ -524,10 +526,8 @@ def _bisect(f, xa, xb, xtol=2e-12, rtol=4 * numpy.finfo(float).eps, maxiter=100)
 def weibull_min_fit(dist, data, args, kwds):
     """SciPy's: the method-of-moments estimates (the shape matching the data's skewness, by
     bisection on the host), returned for "MM" and the generic fit's start for "MLE"."""
-    kwds.pop("superfit", None)
     method = kwds.get("method", "mle").lower()
-    (fc,), floc, fscale = _check_fit_input(dist, args, kwds)
-    x = fit_data(data, dist.name)
+    (fc,), floc, fscale, x = _fit_input(dist, data, args, kwds, superfit=True)
     mean, var, _, _, s, _ = summary(x, with_skew=True)
     if s < _weibull_skew(1e4) and method != "mm" and fc is None and not args:
         return dist._fit_generic(x, *args, **kwds)
@@ -560,9 +560,7 @@ def logistic_fit(dist, data, args, kwds):
     the generic fit where it does not converge, as SciPy's."""
     if not _mle_only(kwds):
         return None
-    kwds.pop("superfit", None)
-    _, floc, fscale = _check_fit_input(dist, args, kwds)
-    x = fit_data(data, dist.name)
+    _, floc, fscale, x = _fit_input(dist, data, args, kwds, superfit=True)
     n = x.shape[0]
     loc, scale = dist._fitstart(x)
     loc, scale = float(kwds.get("loc", loc)), float(kwds.get("scale", scale))
