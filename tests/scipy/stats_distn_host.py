@@ -7,9 +7,11 @@ import types
 import numpy as np
 import scipy.special as sc
 
-from cuarray.testing.fake_device import host_modules
+from cuarray.testing.fake_device import host_modules, numpy_standins
 
-MODULES = ("_distn_base", "_distn_continuous", "_distn_gamma", "_distn_discrete")
+MODULES = ("_distn_base", "_distn_fit", "_distn_fit_closed", "_distn_continuous", "_distn_gamma", "_distn_discrete")
+# what `fit` runs of cuarray.scipy.optimize: its Nelder-Mead, copied on NumPy with the stats modules
+OPTIMIZE = ("_result", "_differentiate", "_neldermead", "_scalar")
 
 
 def _namespace():
@@ -35,11 +37,14 @@ def host_stats():
             origin = getattr(value, "__module__", None) or getattr(type(value), "__module__", "")
             if attr.startswith("__") or isinstance(value, types.ModuleType) or not origin.startswith("cuarray"):
                 continue
-            if origin.startswith("cuarray.scipy.stats"):
+            if origin.startswith(("cuarray.scipy.stats", "cuarray.scipy.optimize")):
                 continue
             key = attr[:-1] if attr.endswith("_") and attr not in ns else attr
             assert key in ns, (name, attr)
             own[attr] = ns[key]
         standins[module] = own
+    for name in OPTIMIZE:
+        module = importlib.import_module("cuarray.scipy.optimize." + name)
+        standins[module] = numpy_standins(module, "cuarray.scipy.optimize", {"max": np.max, "min": np.min})
     copies = host_modules(standins)
-    return {m.__name__.rsplit(".", 1)[1]: c for m, c in copies.items()}
+    return {m.__name__.rsplit(".", 1)[1]: c for m, c in copies.items() if m.__name__.startswith("cuarray.scipy.stats")}

@@ -335,7 +335,7 @@ class rv_frozen:
         self.a, self.b = dist._get_support(*dist._parse(args, kwds, "freeze")[0])
 
     def __getattr__(self, method):
-        if method.startswith("_") or method in ("fit",):
+        if method.startswith("_") or method in ("fit", "nnlf", "fit_loc_scale"):
             raise AttributeError(method)
         fn = getattr(self.dist, method)
         takes_value = method in ("pdf", "logpdf", "cdf", "logcdf", "sf", "logsf", "ppf", "isf", "pmf", "logpmf",

@@ -14,7 +14,10 @@ from ..._sorting.searching import where
 from ..special._convenience import expit, log_expit, logit, xlogy
 from ..special._gamma import gamma as gamma_fn
 from ..special._stats import log_ndtr, ndtr, ndtri
-from ._distn_base import INF, NAN, choose, rv_continuous
+from ._distn_base import INF, NAN, choose
+from ._distn_fit import rv_continuous
+from ._distn_fit_closed import (cauchy_fitstart, expon_fit, gumbel_l_fit, gumbel_r_fit, laplace_fit, logistic_fit,
+                                lognorm_fit, norm_fit, pareto_fit, rayleigh_fit, uniform_fit, weibull_min_fit)
 
 _EULER = 0.577215664901532860606512090082402431042
 _ZETA3 = 1.202056903159594285399738161511449990765
@@ -39,6 +42,11 @@ class norm_gen(rv_continuous):
     """
 
     name = "norm"
+    _fit_override = norm_fit
+
+    def fit(self, data, **kwds):
+        """See `scipy.stats.norm.fit` (no positional starting values, as SciPy's)."""
+        return super().fit(data, **kwds)
 
     def _rvs(self, shapes, size, rng):
         return rng.standard_normal(size)
@@ -94,6 +102,7 @@ class expon_gen(rv_continuous):
     """
 
     name = "expon"
+    _fit_override = expon_fit
     _a = 0.0
 
     def _rvs(self, shapes, size, rng):
@@ -147,6 +156,7 @@ class uniform_gen(rv_continuous):
     """
 
     name = "uniform"
+    _fit_override = uniform_fit
     _a, _b = 0.0, 1.0
 
     def _rvs(self, shapes, size, rng):
@@ -188,6 +198,7 @@ class cauchy_gen(rv_continuous):
     """
 
     name = "cauchy"
+    _fitstart = cauchy_fitstart
 
     def _pdf(self, x):
         return 1.0 / math.pi / (1.0 + x * x)
@@ -234,6 +245,7 @@ class laplace_gen(rv_continuous):
     """
 
     name = "laplace"
+    _fit_override = laplace_fit
 
     def _rvs(self, shapes, size, rng):
         return rng.laplace(0.0, 1.0, size)
@@ -277,6 +289,7 @@ class logistic_gen(rv_continuous):
     """
 
     name = "logistic"
+    _fit_override = logistic_fit
 
     def _pdf(self, x):
         return exp(self._logpdf(x))
@@ -328,6 +341,7 @@ class lognorm_gen(rv_continuous):
 
     _open_pdf = True  # SciPy's pdf is 0 at the lower edge (its open support mask)
     name = "lognorm"
+    _fit_override = lognorm_fit
     shapes = "s"
     _a = 0.0
 
@@ -383,6 +397,7 @@ class gumbel_r_gen(rv_continuous):
     """
 
     name = "gumbel_r"
+    _fit_override = gumbel_r_fit
 
     def _pdf(self, x):
         return exp(self._logpdf(x))
@@ -429,6 +444,7 @@ class gumbel_l_gen(rv_continuous):
     """
 
     name = "gumbel_l"
+    _fit_override = gumbel_l_fit
 
     def _pdf(self, x):
         return exp(self._logpdf(x))
@@ -476,6 +492,7 @@ class rayleigh_gen(rv_continuous):
 
     _open_pdf = True  # SciPy's pdf is 0 at the lower edge (its open support mask)
     name = "rayleigh"
+    _fit_override = rayleigh_fit
     _a = 0.0
 
     def _pdf(self, r):
@@ -535,6 +552,7 @@ class weibull_min_gen(rv_continuous):
     """
 
     name = "weibull_min"
+    _fit_override = weibull_min_fit
     shapes = "c"
     _a = 0.0
 
@@ -634,6 +652,7 @@ class pareto_gen(rv_continuous):
     """
 
     name = "pareto"
+    _fit_override = pareto_fit
     shapes = "b"
     _a = 1.0
 

@@ -19,7 +19,9 @@ from ..special._gamma import beta as beta_fn
 from ..special._gamma import (betainc, betaincinv, betaln, gammainc, gammaincc, gammainccinv, gammaincinv,
                               gammaln, poch, psi)
 from ..special._stats import chdtr, chdtrc, chdtri, fdtr, fdtrc, fdtri, stdtr, stdtrit
-from ._distn_base import INF, NAN, choose, rv_continuous
+from ._distn_base import INF, NAN, choose
+from ._distn_fit import rv_continuous
+from ._distn_fit_closed import beta_fit, beta_fitstart, gamma_fit, gamma_fitstart
 from ._distn_continuous import norm
 
 _LOG2 = math.log(2.0)
@@ -43,6 +45,8 @@ class gamma_gen(rv_continuous):
     """
 
     name = "gamma"
+    _fit_override = gamma_fit
+    _fitstart = gamma_fitstart
     shapes = "a"
     _a = 0.0
 
@@ -216,6 +220,8 @@ class beta_gen(rv_continuous):
     """
 
     name = "beta"
+    _fit_override = beta_fit
+    _fitstart = beta_fitstart
     shapes = "a, b"
     _a, _b = 0.0, 1.0
 
