@@ -444,7 +444,9 @@ class gumbel_l_gen(rv_continuous):
     """
 
     name = "gumbel_l"
-    _fit_override = gumbel_l_fit
+
+    def _fit_override(self, data, args, kwds):
+        return gumbel_l_fit(gumbel_r, data, args, kwds)  # SciPy's: gumbel_r's fit of -data
 
     def _pdf(self, x):
         return exp(self._logpdf(x))

@@ -451,10 +451,9 @@ def gumbel_r_fit(dist, data, args, kwds):
     return (floc if floc is not None else numpy.float64(_read(loc_of(scale))[0])), scale
 
 
-def gumbel_l_fit(dist, data, args, kwds):
-    """SciPy's: gumbel_r's fit of -data, loc negated."""
-    from ._distn_continuous import gumbel_r  # the mirror distribution (its module imports this one)  # noqa: PLC0415
-
+def gumbel_l_fit(gumbel_r, data, args, kwds):
+    """SciPy's: `gumbel_r`'s fit of -data, loc negated (gumbel_l's override passes gumbel_r, whose
+    module imports this one)."""
     if kwds.get("floc") is not None:
         kwds["floc"] = -kwds["floc"]
     x = as_literal_or_array(data, "scipy.stats.gumbel_l.fit")
