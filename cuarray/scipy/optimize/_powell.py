@@ -4,7 +4,7 @@ several variables without calculating derivatives", Computer Journal 7:155-162, 
 direction-replacement test of Press et al., Numerical Recipes, powell). The iterate, the direction
 set and the trial points x + alpha d stay on the device; each line search is a host loop over
 the scalar alpha (Brent's method from a bracket, or bounded Brent on the step interval that the
-bounds allow; see `_brent`).
+bounds allow: SciPy's own host loops, through its `minimize_scalar`).
 
 Host reads: one per function evaluation (the value the scalar search compares), one per line
 search (whether the direction is zero and, with bounds, the interval of alpha that keeps
@@ -22,7 +22,6 @@ from ..._logic.truth import any as any_
 from ..._manipulation.joining import stack
 from ..._sorting.searching import where
 from ..._statistics.order import max as max_, min as min_
-from ._brent import bounded_minimum, line_minimum
 from ._neldermead import MaxFuncCallError, counted, limits
 from ._result import OptimizeResult
 
@@ -56,6 +55,19 @@ def _interval(p, xi, lb, ub):
     return nz != 0, *((lmin, lmax) if lmax >= lmin else (0.0, 0.0))
 
 
+def _scalar_minimum(f, tol, bounds=None):
+    """(x, f(x)) by SciPy's host loops, the ones its `_linesearch_powell` runs (and
+    `_scalar.minimize_scalar` runs for the user): Brent's with its recovery where no bracket is
+    found, or the bounded Brent of `fminbound` on a finite interval."""
+    import scipy.optimize  # optional dependency: the scalar loops are SciPy's  # noqa: PLC0415
+
+    if bounds is None:
+        res = scipy.optimize.minimize_scalar(f, method="brent", options={"xtol": tol})
+    else:
+        res = scipy.optimize.minimize_scalar(f, bounds=bounds, method="bounded", options={"xatol": tol})
+    return res.x, res.fun
+
+
 def _linesearch(f, p, xi, tol, lb, ub, fval):
     """SciPy's `_linesearch_powell`: (f, p + alpha xi, alpha xi, whether alpha xi is nonzero)."""
     nonzero, lmin, lmax = _interval(p, xi, lb, ub)
@@ -64,13 +76,13 @@ def _linesearch(f, p, xi, tol, lb, ub, fval):
     if numpy.isneginf(lmin) and numpy.isposinf(lmax):
         if tol < 0:
             raise ValueError(f"tolerance should be >= 0, got {tol!r}")
-        alpha, fret = line_minimum(lambda a: f(p + float(a) * xi), tol)
+        alpha, fret = _scalar_minimum(lambda a: f(p + float(a) * xi), tol)
     elif not numpy.isneginf(lmin) and not numpy.isposinf(lmax):
-        alpha, fret = bounded_minimum(lambda a: f(p + float(a) * xi), lmin, lmax, tol / 100)
+        alpha, fret = _scalar_minimum(lambda a: f(p + float(a) * xi), tol / 100, (lmin, lmax))
     else:
         # bounded on one side: search over arctan(alpha), SciPy's change of variable
-        t, fret = bounded_minimum(lambda t: f(p + float(numpy.tan(t)) * xi), numpy.arctan(lmin), numpy.arctan(lmax),
-                                  tol / 100)
+        t, fret = _scalar_minimum(lambda t: f(p + float(numpy.tan(t)) * xi), tol / 100,
+                                  (numpy.arctan(lmin), numpy.arctan(lmax)))
         alpha = numpy.tan(t)
     step = float(alpha) * xi
     return fret, p + step, step, bool(alpha != 0)
