@@ -168,12 +168,13 @@ class _Limits:
 
 
 def _split_at(lo, hi, at):
-    """The 2^ndim boxes of (lo, hi) cut at `at` on every axis, as (lo, hi) arrays (2^ndim, ndim)."""
-    left = numpy.stack([lo, at])   # (2, ndim): the choice of each axis' half
-    right = numpy.stack([at, hi])
-    pick = numpy.array(list(itertools.product((0, 1), repeat=lo.size)))
-    cols = numpy.arange(lo.size)
-    return left[pick, cols], right[pick, cols]
+    """The 2^ndim boxes of each box (lo, hi) (host, (R, ndim)) cut at `at` (R, ndim) on every axis,
+    as (lo, hi) arrays of shape (R * 2^ndim, ndim), each box's children together."""
+    ndim = lo.shape[1]
+    right = numpy.array(list(itertools.product((False, True), repeat=ndim)))[None]  # the upper half, per axis
+    sub_lo = numpy.where(right, at[:, None, :], lo[:, None, :]).reshape(-1, ndim)
+    sub_hi = numpy.where(right, hi[:, None, :], at[:, None, :]).reshape(-1, ndim)
+    return sub_lo, sub_hi
 
 
 def _initial_regions(lo, hi, points):
@@ -189,7 +190,7 @@ def _initial_regions(lo, hi, points):
             if not inside:
                 out.append((a, b))
                 continue
-            sub_lo, sub_hi = _split_at(a, b, p)
+            sub_lo, sub_hi = _split_at(a[None], b[None], p[None])
             out += [(sl, sh) for sl, sh in zip(sub_lo, sub_hi) if not (sl == sh).any()]
         regions = out
     return regions
@@ -282,8 +283,7 @@ def cubature(f, a, b, *, rule="gk21", rtol=1e-8, atol=0, max_subdivisions=10000,
         chosen = numpy.sort(order[:k])
         keep = numpy.ones(worst.size, dtype=bool)
         keep[chosen] = False
-        cut = [_split_at(blo[i], bhi[i], (blo[i] + bhi[i]) / 2) for i in chosen]
-        nlo, nhi = numpy.concatenate([c[0] for c in cut]), numpy.concatenate([c[1] for c in cut])
+        nlo, nhi = _split_at(blo[chosen], bhi[chosen], (blo[chosen] + bhi[chosen]) / 2)
         new_est, new_err = _evaluate(g, args, tables, nlo, nhi, dtype)
         kept = as_parameter(numpy.flatnonzero(keep), _FN)
         est, err = concatenate([est[kept], new_est]), concatenate([err[kept], new_err])
