@@ -50,8 +50,12 @@ def nnls_host(a, b, maxiter):
                 x = z
                 break
             # the longest step from x towards z that keeps the passive set non-negative
-            alpha = numpy.min(x[bad] / (x[bad] - z[bad]))
-            x = x + alpha * (z - x)
+            ratio = numpy.where(bad, x / numpy.where(bad, x - z, 1.0), numpy.inf)
+            i = int(numpy.argmin(ratio))
+            x = x + ratio[i] * (z - x)
+            # the component that set the step leaves exactly (rounding can leave it at 1e-300,
+            # and a passive set that keeps it cycles until maxiter), as Lawson and Hanson's step 11
+            x[i] = 0.0
             passive &= x > 0
             x[~passive] = 0.0
             z = _passive_lstsq(a, b, passive)
@@ -97,12 +101,13 @@ def _ldp(g, h):
         return None, None, 4
     z = (g.T @ u) / fac
     # one refinement: z is the minimum-norm solution of the active rows (u > 0) held as equalities,
-    # which the dual's division by fac leaves satisfied only to a few hundred roundings
+    # which the dual's division by a small fac leaves violated by up to 1e-11 (then SLSQP's outer
+    # loop cannot reach a violation below ftol); taken when its worst violation over all rows is
+    # smaller (a row with a zero multiplier may sit on its bound, so rows are not compared one by one)
     act = u > 0
     if act.any():
         z_ref = numpy.linalg.lstsq(g[act], h[act], rcond=None)[0]
-        if numpy.abs(g[act] @ z_ref - h[act]).max() < numpy.abs(g[act] @ z - h[act]).max() and \
-                numpy.all(g @ z_ref - h >= numpy.minimum(g @ z - h, 0.0)):
+        if numpy.max(h - g @ z_ref) < numpy.max(h - g @ z):
             z = z_ref
     return z, u / fac, 1
 
