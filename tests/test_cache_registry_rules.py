@@ -310,3 +310,23 @@ def test_the_check_sees_unregistered_memos(tmp_path):
         "@_caches.memo('plans', maxsize=8)\ndef plan(t):\n    return t\n")
     assert _found(pkg) == {"m.py::_defs": "dict", "m.py::_plans": "dict", "m.py::_seen": "list",
                            "m.py::kernel": "lru", "m.py::other": "lru"}
+
+
+def _unnamed_handle_sets(pkg) -> list:
+    """`PerThreadHandle(...)` constructions in `pkg` without `name=`: handles the registry would
+    not list."""
+    out = []
+    for path in sorted(pkg.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", "")) == "PerThreadHandle":
+                if not any(k.arg == "name" for k in node.keywords):
+                    out.append("{}:{}".format(path.relative_to(pkg), node.lineno))
+    return out
+
+
+def test_every_library_handle_set_is_listed(tmp_path):
+    """Each math library's per-thread handles are a registry entry (`PerThreadHandle(..., name=)`:
+    listed by `cache_info`, kept by `clear_caches`); the check sees one without a name."""
+    assert _unnamed_handle_sets(PKG) == []
+    (tmp_path / "lib.py").write_text("h = PerThreadHandle(make, drop)\nk = PerThreadHandle(make, drop, name='x')\n")
+    assert _unnamed_handle_sets(tmp_path) == ["lib.py:1"]

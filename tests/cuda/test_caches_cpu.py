@@ -144,3 +144,36 @@ def test_every_memo_holding_device_memory_reports_bytes():
     for name in ("reduction workspaces", "pinned staging buffers", "library workspaces", "ndimage constant tables",
                  "compiled modules"):
         assert isinstance(info[name][1], int), name
+
+
+LIBRARY_HANDLES = ("cuBLAS handles", "cuBLASLt handles", "cuSOLVER handles", "cuSOLVER params",
+                   "cuSOLVER syevj settings", "cuSOLVER gesvdj settings", "cuSPARSE handles", "cuDSS handles")
+
+
+def test_library_handles_are_listed_and_kept():
+    """Each math library's per-thread handles are a registry entry (counted); `clear_caches()`
+    leaves them (a cuDSS factorization keeps using the handle it was made with), the fake device's
+    clears too; they go with their thread."""
+    import threading
+
+    from cuarray.cuda.libs import _handles, cublas, cudss, cusolver, cusparse  # noqa: F401  (their entries)
+
+    assert set(LIBRARY_HANDLES) <= set(caches.kept()), sorted(set(LIBRARY_HANDLES) - set(caches.kept()))
+    destroyed = []
+    name = "test handles (test_caches_cpu)"
+    hs = _handles.PerThreadHandle(lambda: object(), destroyed.append, activate=lambda d: None, name=name)
+    try:
+        h = hs.get()
+        assert cuarray.cuda.cache_info()[name] == (1, None) and name in caches.kept()
+        cuarray.cuda.clear_caches()
+        caches.clear(code=False)
+        assert destroyed == [] and hs.get() is h and cuarray.cuda.cache_info()[name] == (1, None)
+        t = threading.Thread(target=hs.get)
+        t.start()
+        t.join()
+        assert len(destroyed) == 1 and cuarray.cuda.cache_info()[name] == (1, None)  # the thread's went with it
+        with pytest.raises(TypeError, match="count only"):
+            caches.register("a kept table (test_caches_cpu)", {}, kept=True)
+    finally:
+        hs.destroy_all()
+        caches._entries.pop(name)

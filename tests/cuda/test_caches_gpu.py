@@ -1,7 +1,8 @@
 """The cache registry on a device (`cuarray/cuda/caches.py`): real work fills the registered caches
 (kernels, Definitions, plans, pinned staging, the compiled modules with their code's bytes);
-`clear_caches()` empties every one of them, and the same work then gives the same results (each
-cache is made again, nothing kept a stale kernel, plan, workspace or handle)."""
+`clear_caches()` empties every one of them but the math libraries' handles (listed, kept), and the
+same work then gives the same results (each cache is made again, nothing kept a stale kernel, plan
+or workspace)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import pytest
 
 import cuarray
 from cuarray._core import _staging
-from cuarray.cuda import _backend
+from cuarray.cuda import _backend, caches
 
 pytestmark = [pytest.mark.gpu,
               pytest.mark.skipif(not _backend.is_available(), reason="no CUDA device: {}".format(
@@ -58,7 +59,13 @@ def test_clear_caches_empties_every_cache_and_the_work_is_made_again():
     assert nbytes > 1000 * n, info["compiled modules"]  # each module's code (a cubin) counted in bytes
     staged, staged_bytes = info["pinned staging buffers"]
     assert staged_bytes == staged * 2 * _staging.PINNED_CHUNK, info["pinned staging buffers"]
+    # the math libraries' handles (matmul's and fft's) are listed, and kept: a factorization made
+    # with a handle keeps using it
+    handles = {name: info[name][0] for name in caches.kept()}
+    assert sum(handles.values()) > 0, handles
     cuarray.cuda.clear_caches()
-    left = {name: n for name, (n, _) in cuarray.cuda.cache_info().items() if n}
+    info = cuarray.cuda.cache_info()
+    left = {name: n for name, (n, _) in info.items() if n and name not in handles}
     assert left == {}
+    assert {name: info[name][0] for name in handles} == handles
     _check(_work(rng))  # every cache made again from empty

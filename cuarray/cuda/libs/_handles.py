@@ -22,6 +22,7 @@ import weakref
 
 from .. import _backend
 from .. import _sync_hooks
+from .. import caches as _caches
 from .. import device as _device
 from . import _nvmath_loader
 
@@ -114,9 +115,11 @@ class PerThreadHandle:
     """A handle per (device, thread): `get()` creates it with `create()` on first use.
 
     `activate(device_id)` makes the device's context current in the calling thread before a handle
-    is made or destroyed (default: `device._core_device`; tests give a no-op)."""
+    is made or destroyed (default: `device._core_device`; tests give a no-op). With `name`, the
+    handles are listed in the cache registry (`cuarray.cuda.cache_info`) as a kept entry: counted,
+    never destroyed by `clear_caches()`."""
 
-    def __init__(self, create, destroy, activate=None):
+    def __init__(self, create, destroy, activate=None, name=None):
         self._create = create
         self._destroy = destroy
         self._real_context = activate is None  # record and restore driver contexts (not in tests)
@@ -125,6 +128,8 @@ class PerThreadHandle:
         self._owners: weakref.WeakSet = weakref.WeakSet()  # every thread's _Owned, for atexit
         self._lock = threading.Lock()
         atexit.register(self.destroy_all)
+        if name is not None:
+            _caches.register(name, count=self.live, kept=True)
 
     def get(self):
         owned = self._tls.__dict__.get("owned")

@@ -65,7 +65,7 @@ def _destroy(h):
     bindings().destroy(h)
 
 
-_handles = PerThreadHandle(_create, _destroy)
+_handles = PerThreadHandle(_create, _destroy, name="cuBLAS handles")
 
 
 class _State(threading.local):
@@ -328,7 +328,8 @@ def lt_bindings():
     return _ltlib
 
 
-_lt_handles = PerThreadHandle(lambda: lt_bindings().create(), lambda h: lt_bindings().destroy(h))
+_lt_handles = PerThreadHandle(lambda: lt_bindings().create(), lambda h: lt_bindings().destroy(h),
+                              name="cuBLASLt handles")
 
 
 class _LtState(threading.local):

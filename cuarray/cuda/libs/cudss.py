@@ -106,7 +106,7 @@ def host_threads() -> int:
     return max(1, min(n, int(cap))) if cap.isdigit() and int(cap) > 0 else max(1, n)
 
 
-_handles = PerThreadHandle(_create, lambda h: bindings().destroy(h))
+_handles = PerThreadHandle(_create, lambda h: bindings().destroy(h), name="cuDSS handles")
 
 
 def unavailable_reason():

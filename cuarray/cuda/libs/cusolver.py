@@ -48,13 +48,14 @@ def bindings():
     return _lib
 
 
-_handles = PerThreadHandle(lambda: bindings().create(), lambda h: bindings().destroy(h))
-_params = PerThreadHandle(lambda: bindings().create_params(), lambda p: bindings().destroy_params(p))
+_handles = PerThreadHandle(lambda: bindings().create(), lambda h: bindings().destroy(h), name="cuSOLVER handles")
+_params = PerThreadHandle(lambda: bindings().create_params(), lambda p: bindings().destroy_params(p),
+                          name="cuSOLVER params")
 # Jacobi settings objects (tolerance / sweeps / sorting) of the legacy API, default settings.
 _syevj_info = PerThreadHandle(lambda: bindings().create_syevj_info(),
-                              lambda p: bindings().destroy_syevj_info(p))
+                              lambda p: bindings().destroy_syevj_info(p), name="cuSOLVER syevj settings")
 _gesvdj_info = PerThreadHandle(lambda: bindings().create_gesvdj_info(),
-                               lambda p: bindings().destroy_gesvdj_info(p))
+                               lambda p: bindings().destroy_gesvdj_info(p), name="cuSOLVER gesvdj settings")
 
 
 def handle() -> int:

@@ -53,7 +53,7 @@ def bindings():
     return _lib
 
 
-_handles = PerThreadHandle(lambda: bindings().create(), lambda h: bindings().destroy(h))
+_handles = PerThreadHandle(lambda: bindings().create(), lambda h: bindings().destroy(h), name="cuSPARSE handles")
 
 
 def handle() -> int:
