@@ -35,3 +35,16 @@ def test_rhs_is_the_jacobian_product_and_bdf_matches_scipy():
     ref = si.solve_ivp(f, S.T_SPAN, y0, method="BDF", jac=J, **S.TOL)
     assert res.success and ref.success
     np.testing.assert_allclose(res.y[:, -1], ref.y[:, -1], rtol=1e-3, atol=1e-6)
+
+
+def test_sparse_row_registered_and_matches_the_dense_problem():
+    import scipy.sparse
+
+    case = next(c for c in cases.all_cases() if c.id == "ivp-heat-bdf-sparse")
+    assert case.group == "integrate" and set(case.setups) == {"cuarray", "numpy"} and case.timing == "process"
+    n = 30
+    _, J = S.heat_problem(n)
+    np.testing.assert_allclose(S.heat_sparse_jacobian(scipy.sparse, n).toarray(), J, rtol=1e-15)
+    np.testing.assert_array_equal(S.heat_sparse_y0(n), S.heat_problem(n)[0])
+    out = S.heat_sparse.setups["numpy"](np, 200, None)()
+    assert out["success"] == 1.0 and out["nlu"] >= 1 and out["time_s"] > 0

@@ -5,9 +5,11 @@
   t = 0 to 0.05 at rtol 1e-6, atol 1e-9, with the (tridiagonal) Jacobian given as a dense array:
   cuarray's BDF (the differences, the Newton iteration and cuSOLVER's LU on the device, one host
   read per Newton iteration and per step) against `scipy.integrate.solve_ivp` on the host with the
-  same dense Jacobian (LAPACK's LU). A sparse Jacobian (SciPy's splu) is not built on the device
-  yet, so both columns factor the dense matrix; the issue's n = 1e6 sparse row waits for it.
-  Timing "process": each callable times itself; cuarray's call ends with its host reads.
+  same dense Jacobian (LAPACK's LU).
+- ivp-heat-bdf-sparse: the same equation with n = 1e6 interior points (quick: 1e5) and the
+  Jacobian as a sparse tridiagonal matrix: cuarray's BDF with a device CSC Jacobian factorised by
+  cuDSS against SciPy's on the host with SuperLU (`splu`). Needs `cuarray[cudss]`.
+Timing "process": each callable times itself; cuarray's call ends with its host reads.
 """
 
 from __future__ import annotations
@@ -57,6 +59,42 @@ def _(xp, n, param):
     if getattr(xp, "__name__", "") != "numpy":  # compiles the kernels outside the timing
         y8, J8 = heat_problem(8)
         integrate.solve_ivp(heat_rhs(xp, 8), T_SPAN, xp.asarray(y8), method="BDF", jac=xp.asarray(J8), **TOL)
+
+    def run():
+        start = time.perf_counter()
+        res = integrate.solve_ivp(f, T_SPAN, y, method="BDF", jac=jac, **TOL)
+        return {"time_s": time.perf_counter() - start, "success": float(res.success), "nlu": float(res.nlu)}
+
+    return run
+
+
+def heat_sparse_jacobian(sparse, n):
+    """The second difference over n interior points as a CSC matrix of the `sparse` module
+    (`cuarray.sparse` or `scipy.sparse`), built without an n x n array."""
+    dx2 = (1.0 / (n + 1)) ** 2
+    return sparse.diags([1.0 / dx2, -2.0 / dx2, 1.0 / dx2], [-1, 0, 1], shape=(n, n), format="csc")
+
+
+def heat_sparse_y0(n, seed=73):
+    x = numpy.linspace(0.0, 1.0, n + 2)[1:-1]
+    return numpy.sin(numpy.pi * x) + 0.01 * numpy.random.default_rng(seed).standard_normal(n)
+
+
+heat_sparse = register(
+    "ivp-heat-bdf-sparse", group="integrate",
+    description="solve_ivp BDF of the method-of-lines heat equation, n points, sparse Jacobian (cuDSS / SuperLU)",
+    size=1_000_000, quick=100_000, timing="process",
+)
+
+
+@heat_sparse.setup("cuarray", "numpy")
+def _(xp, n, param):
+    integrate = scipy_module(xp, "integrate")
+    sparse = scipy_module(xp, "sparse")
+    f, y, jac = heat_rhs(xp, n), xp.asarray(heat_sparse_y0(n)), heat_sparse_jacobian(sparse, n)
+    if getattr(xp, "__name__", "") != "numpy":  # compiles the kernels and loads cuDSS outside the timing
+        integrate.solve_ivp(heat_rhs(xp, 64), T_SPAN, xp.asarray(heat_sparse_y0(64)), method="BDF",
+                            jac=heat_sparse_jacobian(sparse, 64), **TOL)
 
     def run():
         start = time.perf_counter()

@@ -14,7 +14,7 @@ from ..._logic.truth import all as all_
 from ..._manipulation.joining import stack
 from ..._math.misc import abs as abs_
 from ..._sorting.searching import where
-from ._implicit import identity, lu, solve_lu, start_steps, validate_jac
+from ._implicit import identity, is_sparse, lu, solve_lu, start_steps, validate_jac
 from ._ivp_base import DenseOutput, OdeSolver, norm, read, validate_max_step, validate_tol, warn_extraneous
 
 MAX_ORDER = 5
@@ -79,9 +79,10 @@ def solve_bdf_system(fun, t_new, y_predict, c, psi, LU, scale, tol):
 class BDF(OdeSolver):
     """See `scipy.integrate.BDF`. The state, the differences, the Jacobian and its LU are device
     arrays (cuSOLVER's LU; complex `y0` as SciPy allows); `jac` is a device array or a callable
-    returning one, or None for forward differences on the device (grouped by `jac_sparsity`); a
-    sparse `jac` is expanded to a dense one. The host reads one small vector per Newton iteration
-    and one number per trial step (plus one when the order may change)."""
+    returning one, or None for forward differences on the device. A sparse `jac`, or `jac_sparsity`
+    (differences grouped by columns, on its pattern only), gives a sparse Jacobian factorised by
+    cuDSS as SciPy's by SuperLU (dense without `cuarray[cudss]`). The host reads one small vector
+    per Newton iteration and one number per trial step (plus one when the order may change)."""
 
     def __init__(self, fun, t0, y0, t_bound, max_step=numpy.inf, rtol=1e-3, atol=1e-6, jac=None, jac_sparsity=None,
                  vectorized=False, first_step=None, **extraneous):
@@ -97,7 +98,7 @@ class BDF(OdeSolver):
             def jac_wrapped(t, y, _jac=jac_wrapped):  # SciPy evaluates f here, outside nfev
                 return _jac(t, y, self.fun_single(t, y))
         self.jac = jac_wrapped
-        self.I = identity(self.n, dtype=self.y.dtype)
+        self.I = identity(self.n, dtype=self.y.dtype, sparse=is_sparse(self.J))
         self.gamma, self.alpha, self.error_const = GAMMA, ALPHA, ERROR_CONST
         zero = self.y * 0
         self.D = [self.y, f * (self.h_abs * self.direction)] + [zero] * (MAX_ORDER + 1)

@@ -1,9 +1,10 @@
 """The implicit solvers' common part, after SciPy's `scipy.integrate._ivp.common.num_jac` and the
 solvers' `_validate_jac`: the Jacobian as a dense device matrix (from `jac` as a callable or an
 array, or by forward differences on the device with SciPy's adaptive increments, Salane's scheme
-as SciPy cites it, grouped by `jac_sparsity` as Curtis, Powell and Reid), its LU through
-`cuarray.scipy.linalg` (cuSOLVER getrf/getrs). A sparse `jac` is expanded to a dense matrix: no
-sparse LU yet (SciPy's `splu`)."""
+as SciPy cites it) with its LU through `cuarray.scipy.linalg` (cuSOLVER getrf/getrs), or, as in
+SciPy, a sparse one where `jac` is sparse or `jac_sparsity` is given (differences grouped by
+columns as Curtis, Powell and Reid, on the pattern only; `_sparse_jac`) with its LU by cuDSS. Without
+cuDSS (the optional `cuarray[cudss]`) a sparse Jacobian is expanded to a dense one."""
 
 import numpy
 
@@ -17,8 +18,10 @@ from ..._math.extrema import maximum
 from ..._math.misc import abs as abs_
 from ..._sorting.searching import where
 from ..._sorting.searching_reduce import argmax
+from ...cuda.libs.cudss import available as sparse_lu_available
 from ..linalg._decomp_lu import lu_factor, lu_solve
 from ._ivp_base import EPS, read, select_initial_step, validate_first_step
+from ._sparse_jac import group_columns, host_pattern, sparse_identity, sparse_jacobian, sparse_lu, sparse_num_jac
 
 NUM_JAC_DIFF_REJECT = EPS ** 0.875
 NUM_JAC_DIFF_SMALL = EPS ** 0.75
@@ -28,40 +31,46 @@ NUM_JAC_FACTOR_INCREASE = 10
 NUM_JAC_FACTOR_DECREASE = 0.1
 
 
-def _is_sparse(a):
+def is_sparse(a):
     return hasattr(a, "tocsc") and hasattr(a, "toarray")
 
 
 def dense(J, dtype):
     """A Jacobian as a dense device matrix: a cuarray sparse matrix is expanded on the device."""
-    return asarray(J.toarray() if _is_sparse(J) else J, dtype=dtype)
+    return asarray(J.toarray() if is_sparse(J) else J, dtype=dtype)
+
+
+def _as_kept(J, dtype):
+    """SciPy's rule: a sparse Jacobian stays sparse (CSC of `dtype`) where cuDSS can factorise it
+    (asked only for a sparse one: loading cuDSS costs a library load and a handle)."""
+    return sparse_jacobian(J, dtype) if is_sparse(J) and sparse_lu_available() else dense(J, dtype)
 
 
 def validate_jac(solver, jac, sparsity, dtype, f0):
     """SciPy's `_validate_jac`: (the Jacobian's callable (t, y, f) or None, the Jacobian at
-    (t0, y0), where f0 = fun(t0, y0)) with the Jacobian a dense device matrix of `dtype`; counts
-    njev as SciPy does."""
+    (t0, y0), where f0 = fun(t0, y0)) with the Jacobian a device matrix of `dtype`, sparse where
+    SciPy's is (and cuDSS is installed); counts njev as SciPy does."""
     n = solver.n
     if jac is None:
         if sparsity is not None:
-            structure = host_structure(sparsity)
-            sparsity = (as_parameter(structure, "scipy.integrate.solve_ivp"), group_columns(structure))
+            pattern = host_pattern(sparsity)
+            sparsity = (pattern, group_columns(pattern))
 
         def jac_wrapped(t, y, f):
             solver.njev += 1
             J, solver.jac_factor = num_jac(solver.fun_vectorized, t, y, f, solver.atol, solver.jac_factor, sparsity)
-            return J
+            return _as_kept(J, dtype)
         return jac_wrapped, jac_wrapped(solver.t, solver.y, f0)
     if callable(jac):
         J = jac(solver.t, solver.y)
         solver.njev += 1
-        J = dense(J, dtype)
+        J = _as_kept(J, dtype)
 
         def jac_wrapped(t, y, _=None):
             solver.njev += 1
-            return dense(jac(t, y), dtype)
+            return _as_kept(jac(t, y), dtype)
     else:
-        J = dense(jac, dtype) if _is_sparse(jac) else \
+        J = _as_kept(jac, dtype) if is_sparse(jac) else \
             as_literal_or_array(jac, "scipy.integrate.solve_ivp").astype(dtype, copy=False)
         jac_wrapped = None
     if J.shape != (n, n):
@@ -71,15 +80,17 @@ def validate_jac(solver, jac, sparsity, dtype, f0):
 
 def lu(solver, A):
     solver.nlu += 1
-    return lu_factor(A, overwrite_a=True, check_finite=False)
+    return sparse_lu(A) if is_sparse(A) else lu_factor(A, overwrite_a=True, check_finite=False)
 
 
 def solve_lu(LU, b):
-    return lu_solve(LU, b, overwrite_b=True, check_finite=False)
+    if isinstance(LU, tuple):  # (lu, piv) of `lu_factor`; else a sparse LU object
+        return lu_solve(LU, b, overwrite_b=True, check_finite=False)
+    return LU.solve(b)
 
 
-def identity(n, dtype=float):
-    return eye(n, dtype=dtype)
+def identity(n, dtype=float, sparse=False):
+    return sparse_identity(n, dtype) if sparse else eye(n, dtype=dtype)
 
 
 def _max_column_entries(diff, f, f_new):
@@ -90,69 +101,29 @@ def _max_column_entries(diff, f, f_new):
     return max_diff, scale
 
 
-def group_columns(structure):
-    """Curtis, Powell and Reid's greedy grouping (as SciPy's `group_columns`, columns taken in the
-    order of `RandomState(0).permutation`): columns of one group share no row of the sparsity
-    structure, so one difference evaluates them all. Host work on the host structure."""
-    n = structure.shape[1]
-    order = numpy.random.RandomState(0).permutation(n)
-    B = structure[:, order].T != 0
-    groups = numpy.full(n, -1, dtype=numpy.intp)
-    current = 0
-    for i in range(n):
-        if groups[i] >= 0:
-            continue
-        groups[i] = current
-        union = B[i].copy()
-        for j in numpy.nonzero(groups < 0)[0]:
-            if not numpy.any(union & B[j]):
-                union |= B[j]
-                groups[j] = current
-        current += 1
-    out = numpy.empty(n, dtype=numpy.intp)
-    out[order] = groups
-    return out
-
-
-def host_structure(sparsity):
-    """`jac_sparsity` (a cuarray or SciPy sparse matrix, or a dense array) as a host bool array."""
-    if hasattr(sparsity, "toarray"):
-        sparsity = sparsity.toarray()
-    a = numpy.asarray(read(sparsity) if type(sparsity).__module__.startswith("cuarray") else sparsity) != 0
-    if a.ndim != 2:
-        raise ValueError("`A` must be 2-dimensional.")
-    return a
-
-
 def num_jac(fun, t, y, f, threshold, factor, sparsity=None):
-    """SciPy's `num_jac`: forward differences, each column's increment adapted as SciPy does, a
-    dense device Jacobian. Without `sparsity` one call of `fun` shifts every column; with it
-    ((host structure, host column groups)) one shift a group, the differences kept where the
-    structure has entries. The rare corrections (an increment that rounds to zero; columns whose
-    difference is too small, tried again with a larger increment) each cost one small host read
-    of a flag vector."""
+    """SciPy's `num_jac`: forward differences, each column's increment adapted as SciPy does.
+    Without `sparsity` one call of `fun` shifts every column (a dense device Jacobian); with it
+    ((host pattern, host column groups)) one shift a group, the differences on the pattern only (a
+    sparse one, `_sparse_jac.sparse_num_jac`). The rare corrections (an increment that rounds to
+    zero; columns whose difference is too small, tried again with a larger increment) each cost
+    one small host read of a flag vector."""
     n = y.shape[0]
     if n == 0:
         return as_parameter(numpy.empty((0, 0)), "scipy.integrate.solve_ivp"), factor
-    if sparsity is None:
-        structure, groups = None, numpy.arange(n)
-    else:
-        structure, groups = sparsity
+    groups = numpy.arange(n)
     groups_dev = as_parameter(groups, "scipy.integrate.solve_ivp")
 
     def differences(h, group_ids):
-        """(f(y + h e_group) - f) for the groups `group_ids`, spread to the columns of each
-        group (and to the structure's entries), and the shifted f spread the same way."""
-        place = numpy.zeros(int(groups.max()) + 1, dtype=numpy.intp)
+        """(f(y + h e_j) - f) for the columns `group_ids`, spread to their places, and the
+        shifted f spread the same way."""
+        place = numpy.zeros(n, dtype=numpy.intp)
         place[group_ids] = numpy.arange(group_ids.size)
-        cols = as_parameter(place[groups], "scipy.integrate.solve_ivp")
+        cols = as_parameter(place, "scipy.integrate.solve_ivp")
         ids = as_parameter(group_ids, "scipy.integrate.solve_ivp")
         shifts = where(groups_dev[:, None] == ids[None, :], h[:, None], 0.0)
         f_shifted = fun(t, y[:, None] + shifts)
-        diff = take(f_shifted - f[:, None], cols, axis=1)
-        if structure is not None:
-            diff = where(structure, diff, 0.0)
-        return diff, take(f_shifted, cols, axis=1)
+        return take(f_shifted - f[:, None], cols, axis=1), take(f_shifted, cols, axis=1)
 
     if factor is None:
         factor = as_parameter(numpy.full(n, EPS ** 0.5), "scipy.integrate.solve_ivp")
@@ -162,7 +133,11 @@ def num_jac(fun, t, y, f, threshold, factor, sparsity=None):
     while bool(read(any_(h == 0))):
         factor = where(h == 0, factor * 10, factor)
         h = (y + factor * y_scale) - y
-    diff, f_new = differences(h, numpy.unique(groups))
+    if sparsity is not None:
+        return sparse_num_jac(fun, t, y, f, h, factor, y_scale, sparsity,
+                              (NUM_JAC_DIFF_REJECT, NUM_JAC_DIFF_SMALL, NUM_JAC_DIFF_BIG, NUM_JAC_FACTOR_INCREASE,
+                               NUM_JAC_FACTOR_DECREASE, NUM_JAC_MIN_FACTOR))
+    diff, f_new = differences(h, groups)
     max_diff, scale = _max_column_entries(diff, f, f_new)
     too_small = numpy.nonzero(read(max_diff < NUM_JAC_DIFF_REJECT * scale))[0]
     if too_small.size:

@@ -14,7 +14,7 @@ from ..._manipulation.joining import stack
 from ..._math.complex import imag, real
 from ..._math.misc import abs as abs_
 from ..._sorting.searching import where
-from ._implicit import identity, lu, solve_lu, start_steps, validate_jac
+from ._implicit import identity, is_sparse, lu, solve_lu, start_steps, validate_jac
 from ._ivp_base import OdeSolver, clipped_step, norm, read, validate_max_step, validate_tol, warn_extraneous
 from ._rk import RkDenseOutput
 
@@ -107,8 +107,10 @@ def _maximum_abs(a, b):
 class Radau(OdeSolver):
     """See `scipy.integrate.Radau`. The state, the Jacobian and its LU factors are device arrays
     (cuSOLVER's LU); `jac` is a device array or a callable returning one, or None for forward
-    differences on the device (grouped by `jac_sparsity`); a sparse `jac` is expanded to a dense
-    one. The host reads one small vector per Newton iteration and one number per trial step."""
+    differences on the device. A sparse `jac`, or `jac_sparsity` (differences grouped by columns,
+    on its pattern only), gives a sparse Jacobian whose real and complex iteration matrices cuDSS
+    factorises, as SciPy's SuperLU (dense without `cuarray[cudss]`). The host reads one small
+    vector per Newton iteration and one number per trial step."""
 
     def __init__(self, fun, t0, y0, t_bound, max_step=numpy.inf, rtol=1e-3, atol=1e-6, jac=None, jac_sparsity=None,
                  vectorized=False, first_step=None, **extraneous):
@@ -122,7 +124,7 @@ class Radau(OdeSolver):
         self.sol = None
         self.jac_factor = None
         self.jac, self.J = validate_jac(self, jac, jac_sparsity, float, self.f)
-        self.I = identity(self.n)
+        self.I = identity(self.n, sparse=is_sparse(self.J))
         self.current_jac = True
         self.LU_real = None
         self.LU_complex = None

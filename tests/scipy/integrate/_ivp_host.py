@@ -5,10 +5,13 @@ step loop, controller and event handling run on the CPU against scipy.integrate.
 
 import numpy as np
 import scipy.linalg
+import scipy.sparse
+import scipy.sparse.linalg
 
 from cuarray.testing.fake_device import host_packages, numpy_standins
 
-MODULES = ("_ivp_base", "_rk", "_rk_tableaux", "_ivp", "_ivp_batched", "_dop853_coefficients", "_implicit", "_radau", "_bdf")
+MODULES = ("_ivp_base", "_rk", "_rk_tableaux", "_ivp", "_ivp_batched", "_dop853_coefficients", "_sparse_jac", "_implicit",
+           "_radau", "_bdf")
 SPECIAL = {
     "as_array": lambda x, fn=None: np.asarray(x),
     "as_parameter": lambda x, fn=None: np.asarray(x),
@@ -16,18 +19,31 @@ SPECIAL = {
     "to_host": np.asarray,
     "lu_factor": scipy.linalg.lu_factor,
     "lu_solve": scipy.linalg.lu_solve,
+    # a sparse Jacobian: SciPy's CSC and SuperLU for cuarray's CSC and cuDSS
+    "csc_matrix": scipy.sparse.csc_matrix,
+    "sparse_eye": scipy.sparse.eye,
+    "splu": scipy.sparse.linalg.splu,
+    "sparse_lu_available": lambda: True,
 }
 
 
-def standins(module):
-    return numpy_standins(module, "cuarray.scipy.integrate", SPECIAL)
+def standins(module, special=SPECIAL):
+    return numpy_standins(module, "cuarray.scipy.integrate", special)
 
 
-def host_integrate():
-    """The package's private copy with NumPy arrays as its device arrays."""
+def host_copies(sparse_lu=True):
+    """{module name ("" for the package): private copy} with NumPy arrays as its device arrays;
+    with `sparse_lu` False, as where cuDSS is not installed (a sparse Jacobian made dense)."""
     import importlib
 
     from cuarray.scipy import integrate
 
+    special = {**SPECIAL, "sparse_lu_available": lambda: sparse_lu}
     mods = [importlib.import_module("cuarray.scipy.integrate." + m) for m in MODULES]
-    return host_packages([integrate], {m: standins(m) for m in mods})[integrate]
+    copies = host_packages([integrate], {m: standins(m, special) for m in mods})
+    return {m.__name__.rpartition("integrate")[2].lstrip("."): c for m, c in copies.items()}
+
+
+def host_integrate(sparse_lu=True):
+    """The package's private copy (`host_copies`)."""
+    return host_copies(sparse_lu)[""]

@@ -138,13 +138,23 @@ def heat(n):
     return fun, J
 
 
+@pytest.fixture(scope="module")
+def H_dense():
+    """The package's host copy as where cuDSS is not installed."""
+    return _load("_ivp_host").host_integrate(sparse_lu=False)
+
+
+@pytest.mark.parametrize("sparse_lu", [True, False])
 @pytest.mark.parametrize("method", METHODS)
-def test_jac_sparsity_and_sparse_jac(H, method):
+def test_jac_sparsity_and_sparse_jac(H, H_dense, method, sparse_lu):
     """`jac_sparsity` groups the difference columns (a few groups for a tridiagonal structure, not
-    n shifted states) and a sparse `jac` is taken: both reach SciPy's solution (SciPy: splu)."""
+    n shifted states) and a sparse `jac` is taken: both reach SciPy's solution. With a sparse LU
+    (cuDSS; SuperLU here) the Jacobian and the iteration matrices stay sparse, as SciPy's; without
+    it they are dense."""
     import scipy.sparse
     from scipy.optimize._numdiff import group_columns
 
+    host = H if sparse_lu else H_dense
     n = 40
     fun, J = heat(n)
     y0 = np.random.default_rng().uniform(0, 1, n)
@@ -160,24 +170,71 @@ def test_jac_sparsity_and_sparse_jac(H, method):
                 dict(jac_sparsity=(J != 0), vectorized=True), dict(jac=scipy.sparse.csc_array(J)),
                 dict(jac=lambda t, y: scipy.sparse.csr_array(J))):
         calls.clear()
-        res = H.solve_ivp(counted, [0, 0.2], y0, **kw, **jkw)
+        res = host.solve_ivp(counted, [0, 0.2], y0, **kw, **jkw)
         close(res, ref)
         if "jac_sparsity" in jkw:
             k = group_columns(J != 0).max() + 1  # SciPy's greedy grouping: 5 groups here
             assert k < n // 4 and (n, k) in set(calls) and (n, n) not in set(calls), set(calls)
         else:
             assert all(c == (n,) for c in calls)
+        solver = getattr(host, method)(fun, 0, y0, 0.2, **{k: v for k, v in jkw.items() if k != "vectorized"})
+        assert scipy.sparse.issparse(solver.J) == sparse_lu and solver.J.shape == (n, n)
+        np.testing.assert_allclose(solver.J.toarray() if sparse_lu else solver.J, J, rtol=1e-5, atol=1e-3)
+
+
+def test_sparse_differences_are_scipys():
+    """The Jacobian by differences on a random pattern (columns with no entries, full rows, stored
+    zeros, an increment that must be retried) is SciPy's sparse one, entry for entry: the same
+    pattern, groups, increments and retry rule (SciPy's `num_jac` with `sparsity`)."""
+    import scipy.sparse
+    from scipy.integrate._ivp.common import num_jac as scipy_num_jac
+    from scipy.optimize._numdiff import group_columns
+
+    copies = _load("_ivp_host").host_copies()
+    implicit, sparse_jac = copies["_implicit"], copies["_sparse_jac"]
+    rng = np.random.default_rng()
+    n = 30
+    pattern = (rng.uniform(size=(n, n)) < 0.12) | np.eye(n, dtype=bool)
+    pattern[:, 3] = False  # a column with no entries
+    pattern[5, :] = True   # a full row
+    a = rng.standard_normal((n, n)) * pattern
+    a[:, 7] *= 1e-12       # small differences: its increment is retried
+    a[:, 9] = 0            # entries in the pattern, differences exactly 0 (SciPy's argmax rule for them)
+    pattern[[2, 4], 9] = True
+    calls = []
+
+    def fun(t, y):  # vectorized: y is (n, k); f about 10, so a column's rounding (matrix-vector and
+        calls.append(np.shape(y))  # matrix-matrix products) stays far below the retry threshold
+        return a @ np.sin(y) + 10 + np.cos(t)
+    y = rng.uniform(-1, 1, n)
+    f = fun(0.0, y)
+    sp = scipy.sparse.csc_matrix(pattern.astype(float))
+    ours_pattern = sparse_jac.host_pattern(sp)
+    groups = sparse_jac.group_columns(ours_pattern)
+    np.testing.assert_array_equal(groups, group_columns(sp))
+    calls.clear()
+    want, want_factor = scipy_num_jac(fun, 0.0, y, f, 1e-9, None, (sp, group_columns(sp)))
+    want_calls = list(calls)
+    calls.clear()
+    got, got_factor = implicit.num_jac(fun, 0.0, y, f, 1e-9, None, (ours_pattern, groups))
+    assert len(calls) == 2 and calls == want_calls, (calls, want_calls)  # the groups, then the retried columns' groups
+    assert scipy.sparse.issparse(got)
+    np.testing.assert_array_equal(got.indptr, want.indptr)
+    np.testing.assert_array_equal(got.indices, want.indices)
+    np.testing.assert_allclose(got.data, want.data, rtol=1e-12, atol=0)
+    np.testing.assert_allclose(got_factor, want_factor, rtol=1e-15)
 
 
 def test_group_columns_is_scipys():
     from scipy.optimize._numdiff import group_columns
 
-    from cuarray.scipy.integrate._implicit import group_columns as ours
+    from cuarray.scipy.integrate._sparse_jac import group_columns as ours
+    from cuarray.scipy.integrate._sparse_jac import host_pattern
 
     rng = np.random.default_rng()
     for n in (1, 7, 30):
         a = rng.uniform(size=(n, n)) < 0.15
-        np.testing.assert_array_equal(ours(a), group_columns(a))
+        np.testing.assert_array_equal(ours(host_pattern(a)), group_columns(a))
 
 
 @pytest.mark.parametrize("method", METHODS)

@@ -123,8 +123,10 @@ def test_bad_input(dev, method):
 @pytest.mark.parametrize("method", METHODS)
 def test_jac_sparsity_and_sparse_jac(method):
     """`jac_sparsity` (host array or cuarray sparse) groups the difference columns; a cuarray
-    sparse `jac` is expanded to a dense one: both reach SciPy's solution."""
+    sparse `jac` is taken: both reach SciPy's solution, the Jacobian kept sparse (cuDSS's LU)
+    where cuDSS is installed, as SciPy keeps it (SuperLU), else dense."""
     from cuarray import sparse
+    from cuarray.cuda.libs import cudss
 
     n = 40
     d2 = (n + 1) ** 2
@@ -144,3 +146,8 @@ def test_jac_sparsity_and_sparse_jac(method):
                 dict(jac=sparse.csr_matrix(Jd)), dict(jac=lambda t, y: sparse.csr_matrix(Jd))):
         res = ci.solve_ivp(make(cuarray), [0, 0.2], cuarray.asarray(y0), **kw, **jkw)
         close(res, ref)
+        solver = getattr(ci, method)(make(cuarray), 0, cuarray.asarray(y0), 0.2,
+                                     **{k: v for k, v in jkw.items() if k != "vectorized"})
+        assert sparse.issparse(solver.J) == cudss.available() and solver.J.shape == (n, n)
+        got = solver.J.toarray() if sparse.issparse(solver.J) else solver.J
+        np.testing.assert_allclose(cuarray.asnumpy(got), J, rtol=1e-5, atol=1e-3)

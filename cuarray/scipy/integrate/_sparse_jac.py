@@ -1,0 +1,199 @@
+"""The implicit solvers' sparse Jacobian, after SciPy's `_sparse_num_jac` and `group_columns`
+(`scipy.integrate._ivp.common`, `scipy.optimize._numdiff`): the pattern of `jac_sparsity` held
+on the host by columns, Curtis, Powell and Reid's column groups (one shifted state per group), the
+forward differences taken on the pattern's entries only (a device CSC matrix, never an n x n
+dense one), and the LU of a sparse iteration matrix by cuDSS (`cuarray.sparse.linalg.splu`).
+
+SciPy factorises a sparse Jacobian's iteration matrix with SuperLU; here cuDSS does, when it is
+installed (the optional `cuarray[cudss]`); without it the Jacobian is expanded to a dense one and
+cuSOLVER factorises it (`_implicit.validate_jac` decides)."""
+
+import numpy
+
+from ..._core.host_input import as_parameter
+from ..._creation.basic import zeros
+from ..._indexing.inserting import take
+from ..._math.extrema import maximum, minimum
+from ..._math.misc import abs as abs_
+from ..._sorting.searching import where
+from ...sparse._construct import eye as sparse_eye
+from ...sparse._format_csc import csc_matrix
+from ...sparse.linalg._direct import splu
+from ._ivp_base import read
+
+__all__ = ["host_pattern", "group_columns", "sparse_num_jac", "sparse_jacobian", "sparse_lu", "sparse_identity"]
+
+_FN = "scipy.integrate.solve_ivp"
+
+
+def host_pattern(sparsity):
+    """`jac_sparsity` (a cuarray or SciPy sparse matrix, or a dense array) as its nonzero pattern
+    by columns on the host: (shape, indptr, row indices sorted within each column)."""
+    if hasattr(sparsity, "tocsc") and not isinstance(sparsity, numpy.ndarray):
+        csc = sparsity.tocsc()
+        host = type(csc).__module__.startswith("cuarray")
+        data, indices, indptr = (read(x) if host else numpy.asarray(x) for x in (csc.data, csc.indices, csc.indptr))
+        shape = tuple(csc.shape)
+        cols = numpy.repeat(numpy.arange(shape[1]), numpy.diff(indptr))
+        keep = data != 0  # SciPy's `find`: stored zeros are not in the pattern
+        rows, cols = indices[keep].astype(numpy.int64), cols[keep]
+    else:
+        a = numpy.asarray(read(sparsity) if type(sparsity).__module__.startswith("cuarray") else sparsity)
+        if a.ndim != 2:
+            raise ValueError("`A` must be 2-dimensional.")
+        shape = a.shape
+        cols, rows = numpy.nonzero((a != 0).T)
+    # by column, then row, each entry once (duplicates of a sparse input summed into one entry)
+    key = numpy.unique(cols.astype(numpy.int64) * max(shape[0], 1) + rows)
+    cols, rows = key // max(shape[0], 1), key % max(shape[0], 1)
+    indptr = numpy.zeros(shape[1] + 1, dtype=numpy.int64)
+    numpy.cumsum(numpy.bincount(cols, minlength=shape[1]), out=indptr[1:])
+    return shape, indptr, rows
+
+
+def group_columns(pattern):
+    """Curtis, Powell and Reid's greedy grouping (SciPy's `group_columns`, columns taken in the
+    order of `RandomState(0).permutation`): columns of one group share no row, so one difference
+    evaluates them all. Host work on the host pattern (one pass over the open columns a group)."""
+    (m, n), indptr, rows = pattern
+    order = numpy.random.RandomState(0).permutation(n)
+    groups = numpy.full(n, -1, dtype=numpy.intp)
+    used = numpy.zeros(m, dtype=bool)
+    current = 0
+    for i in range(n):
+        if groups[i] >= 0:
+            continue
+        groups[i] = current
+        used[:] = False
+        c = order[i]
+        used[rows[indptr[c]:indptr[c + 1]]] = True
+        for j in numpy.nonzero(groups < 0)[0]:
+            r = rows[indptr[order[j]]:indptr[order[j] + 1]]
+            if not used[r].any():
+                used[r] = True
+                groups[j] = current
+        current += 1
+    out = numpy.empty(n, dtype=numpy.intp)
+    out[order] = groups
+    return out
+
+
+class _Columns:
+    """Host index arrays of a set of pattern columns, as device parameters: each entry's row, its
+    column's group and slot, and the rule SciPy's `argmax(axis=0)` follows for each column."""
+
+    def __init__(self, pattern, groups, cols, slot_of_group, width):
+        (m, n), indptr, rows = pattern
+        counts = indptr[cols + 1] - indptr[cols]
+        take_at = numpy.concatenate([numpy.arange(indptr[c], indptr[c + 1]) for c in cols]) if len(cols) \
+            else numpy.zeros(0, dtype=numpy.int64)
+        self.size, self.positions = len(cols), take_at  # the entries' places in the whole pattern
+        nz = numpy.nonzero(counts)[0]
+        self.nonempty = as_parameter(nz, _FN)
+        starts = numpy.zeros(len(cols) + 1, dtype=numpy.int64)
+        numpy.cumsum(counts, out=starts[1:])
+        self.starts = as_parameter(starts[nz], _FN)
+        entry_rows = rows[take_at]
+        entry_col = numpy.repeat(numpy.arange(len(cols)), counts)
+        self.rows = as_parameter(entry_rows, _FN)
+        slots = slot_of_group[groups[cols]]
+        self.slots = as_parameter(slots, _FN)
+        self.flat = as_parameter(entry_rows * width + slots[entry_col], _FN)  # (row, slot) of the (n, width) df
+        self.entry_col = as_parameter(entry_col, _FN)
+        self.col_of_entry = as_parameter(numpy.repeat(numpy.arange(len(nz)), counts[nz]), _FN)
+        self.pos_in_col = as_parameter(numpy.arange(len(take_at)) - numpy.repeat(starts[nz], counts[nz]), _FN)
+        # SciPy's argmax of a column whose largest |entry| is 0 and that has unstored rows: the smaller
+        # of that entry's position in the column and the first unstored row
+        missing = numpy.array([_first_missing(entry_rows[starts[k]:starts[k + 1]], m) for k in nz], dtype=numpy.int64)
+        self.not_full = as_parameter(counts[nz] < m, _FN)
+        self.missing = as_parameter(missing, _FN)
+
+    def values(self, df):
+        """The entries' differences from the shifted states' (n, groups) differences `df`."""
+        return take(df.reshape(-1), self.flat)
+
+    def column_max(self, absvals):
+        """(SciPy's `abs(diff).argmax(axis=0)`, the largest |entry|) of each column."""
+        n = self.size
+        max_ind = zeros(n, dtype=numpy.int64)
+        max_diff = zeros(n, dtype=absvals.dtype)
+        if self.nonempty.size:
+            seg_max = maximum.reduceat(absvals, self.starts)
+            first = minimum.reduceat(where(absvals == take(seg_max, self.col_of_entry), self.pos_in_col,
+                                           numpy.iinfo(numpy.int64).max), self.starts)
+            row = take(self.rows, self.starts + first)
+            max_ind[self.nonempty] = where(self.not_full & (seg_max == 0), minimum(first, self.missing), row)
+            max_diff[self.nonempty] = seg_max
+        return max_ind, max_diff
+
+
+def _first_missing(rows, m):
+    """The first row index not in the sorted `rows` (SciPy's `_find_missing_index`)."""
+    gaps = numpy.nonzero(rows != numpy.arange(len(rows)))[0]
+    return int(gaps[0]) if gaps.size else (len(rows) if len(rows) < m else -1)
+
+
+def _shifted(fun, t, y, groups_dev, group_ids, h):
+    """fun at y shifted by h on the columns of each group in `group_ids` (one column a group)."""
+    shifts = where(groups_dev[:, None] == as_parameter(group_ids, _FN)[None, :], h[:, None], 0.0)
+    return fun(t, y[:, None] + shifts)
+
+
+def sparse_num_jac(fun, t, y, f, h, factor, y_scale, sparsity, consts):
+    """SciPy's `_sparse_num_jac`: the differences on the pattern (a device CSC matrix), each
+    column's increment adapted as SciPy does; `sparsity` is (pattern, host groups). One read: the
+    columns whose difference is too small (then one more evaluation for their groups)."""
+    pattern, groups = sparsity
+    (_, n), indptr, _ = pattern
+    reject, small, big, increase, decrease, min_factor = consts
+    groups_dev = as_parameter(groups, _FN)
+    all_groups = numpy.arange(int(groups.max()) + 1)
+    whole = _Columns(pattern, groups, numpy.arange(n), all_groups, all_groups.size)
+    f_new = _shifted(fun, t, y, groups_dev, all_groups, h)
+    vals = whole.values(f_new - f[:, None])
+    max_ind, max_diff = whole.column_max(abs_(vals))
+    scale = maximum(abs_(take(f, max_ind)), abs_(take(f_new.reshape(-1), max_ind * f_new.shape[1] + groups_dev)))
+    ind = numpy.nonzero(read(max_diff < reject * scale))[0]
+    if ind.size:
+        ind_dev = as_parameter(ind, _FN)
+        new_factor = increase * take(factor, ind_dev)
+        y_ind = take(y, ind_dev)
+        h_new = (y_ind + new_factor * take(y_scale, ind_dev)) - y_ind
+        h_new_all = zeros(n, dtype=h.dtype)
+        h_new_all[ind_dev] = h_new
+        unique = numpy.unique(groups[ind])
+        slot = numpy.zeros(len(all_groups), dtype=numpy.int64)
+        slot[unique] = numpy.arange(unique.size)
+        part = _Columns(pattern, groups, ind, slot, unique.size)
+        f_new2 = _shifted(fun, t, y, groups_dev, unique, h_new_all)
+        vals_new = part.values(f_new2 - f[:, None])
+        max_ind_new, max_diff_new = part.column_max(abs_(vals_new))
+        scale_new = maximum(abs_(take(f, max_ind_new)),
+                            abs_(take(f_new2.reshape(-1), max_ind_new * f_new2.shape[1] + part.slots)))
+        update = take(max_diff, ind_dev) * scale_new < max_diff_new * take(scale, ind_dev)
+        factor[ind_dev] = where(update, new_factor, take(factor, ind_dev))
+        h[ind_dev] = where(update, h_new, take(h, ind_dev))
+        scale[ind_dev] = where(update, scale_new, take(scale, ind_dev))
+        max_diff[ind_dev] = where(update, max_diff_new, take(max_diff, ind_dev))
+        at = as_parameter(part.positions, _FN)
+        vals[at] = where(take(update, part.entry_col), vals_new, take(vals, at))
+    vals = vals / take(h, as_parameter(numpy.repeat(numpy.arange(n), numpy.diff(indptr)), _FN))
+    factor = where(max_diff < small * scale, factor * increase, factor)
+    factor = where(max_diff > big * scale, factor * decrease, factor)
+    factor = maximum(factor, min_factor)
+    J = csc_matrix((vals, as_parameter(pattern[2], _FN), as_parameter(indptr, _FN)), shape=pattern[0])
+    return J, factor
+
+
+def sparse_jacobian(J, dtype):
+    """A sparse Jacobian as the solvers keep it (SciPy: `csc_matrix(J, dtype=y0.dtype)`)."""
+    return csc_matrix(J, dtype=dtype)
+
+
+def sparse_lu(A):
+    """The LU of a sparse iteration matrix (cuDSS; SciPy: `splu`)."""
+    return splu(csc_matrix(A))
+
+
+def sparse_identity(n, dtype):
+    return sparse_eye(n, format="csc", dtype=dtype)
