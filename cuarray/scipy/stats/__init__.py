@@ -38,6 +38,10 @@ from ._rank_tests import mannwhitneyu as mannwhitneyu
 from ._ks import ks_2samp as ks_2samp
 from ._wilcoxon import wilcoxon as wilcoxon
 from ._kendall import kendalltau as kendalltau
+from ._normality import jarque_bera as jarque_bera
+from ._normality import kurtosistest as kurtosistest
+from ._normality import normaltest as normaltest
+from ._normality import skewtest as skewtest
 from ._distn_continuous import norm as norm
 from ._distn_continuous import expon as expon
 from ._distn_continuous import uniform as uniform

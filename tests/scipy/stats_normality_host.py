@@ -1,0 +1,55 @@
+"""cuarray.scipy.stats' normality tests (`_normality`, with the `_descriptive`, `_correlation`
+and `_omit` code they run) as private copies on NumPy and scipy.special: the real formulas, the
+sample-size rules and the omit machinery on the host, for the CPU tests to compare with
+scipy.stats (loaded by path from the tests; tests/scipy is no package)."""
+
+import types
+
+import numpy as np
+import scipy.special as sc
+
+from cuarray.testing.fake_device import host_modules
+
+MODULES = ("_omit", "_descriptive", "_correlation", "_normality")
+
+
+class HostArray(np.ndarray):
+    """A NumPy array with cuarray's `get()` (the device reads the modules make)."""
+
+    def get(self):
+        return np.asarray(self)
+
+
+def _wrapped(f):
+    def call(*args, **kwargs):
+        out = f(*args, **kwargs)
+        return np.asarray(out).view(HostArray) if isinstance(out, (np.ndarray, np.generic)) else out
+    return call
+
+
+def _namespace():
+    ns = {n: getattr(np, n) for n in dir(np) if not n.startswith("_")}
+    ns.update({n: getattr(sc, n) for n in dir(sc) if not n.startswith("_")})
+    ns.update(abs=np.abs, any=np.any, all=np.all, sum=np.sum, max=np.max, min=np.min, to_host=np.asarray,
+              as_literal_or_array=lambda x, fn=None: np.asarray(x), as_parameter=lambda x, fn=None: np.asarray(x))
+    return {k: _wrapped(v) if callable(v) and not isinstance(v, type) else v for k, v in ns.items()}
+
+
+def host_normality():
+    """The `_normality` module's private copy (its group's copies underneath)."""
+    import importlib
+
+    ns = _namespace()
+    standins = {}
+    for name in MODULES:
+        module = importlib.import_module("cuarray.scipy.stats." + name)
+        own = {}
+        for attr, value in vars(module).items():
+            origin = getattr(value, "__module__", None) or ""
+            if attr.startswith("__") or isinstance(value, types.ModuleType) or not origin.startswith("cuarray") \
+                    or origin.startswith("cuarray.scipy.stats") or origin == "cuarray.scipy._rich_result":
+                continue
+            own[attr] = ns[attr[:-1] if attr.endswith("_") else attr]
+        standins[module] = own
+    copies = host_modules(standins)
+    return {m.__name__.rpartition(".")[2]: c for m, c in copies.items()}["_normality"]
