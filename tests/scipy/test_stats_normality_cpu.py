@@ -1,5 +1,5 @@
 """skewtest, kurtosistest, normaltest and jarque_bera without a GPU: the module's formulas, its
-sample-size rules and `nan_policy` on NumPy (stats_normality_host) against scipy.stats over a grid
+sample-size rules and `nan_policy` on NumPy (stats_tests_host) against scipy.stats over a grid
 (1-D/N-D, each axis and None, keepdims, alternatives, NaNs propagated/omitted/raised, samples too
 small, constant slices); the signatures."""
 
@@ -21,7 +21,7 @@ NAMES = ("skewtest", "kurtosistest", "normaltest", "jarque_bera")
 
 
 def _load():
-    spec = importlib.util.spec_from_file_location("stats_normality_host", pathlib.Path(__file__).parent / "stats_normality_host.py")
+    spec = importlib.util.spec_from_file_location("stats_tests_host", pathlib.Path(__file__).parent / "stats_tests_host.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module.host_normality()

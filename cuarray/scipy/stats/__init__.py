@@ -38,6 +38,9 @@ from ._rank_tests import mannwhitneyu as mannwhitneyu
 from ._ks import ks_2samp as ks_2samp
 from ._wilcoxon import wilcoxon as wilcoxon
 from ._kendall import kendalltau as kendalltau
+from ._anova import f_oneway as f_oneway
+from ._goodness import chisquare as chisquare
+from ._goodness import power_divergence as power_divergence
 from ._normality import jarque_bera as jarque_bera
 from ._normality import kurtosistest as kurtosistest
 from ._normality import normaltest as normaltest

@@ -1,4 +1,4 @@
-"""cuarray.scipy.stats' normality tests (`_normality`, with the `_descriptive`, `_correlation`
+"""cuarray.scipy.stats' tests (`_normality`, `_goodness`, `_anova`, with the `_descriptive`, `_correlation`
 and `_omit` code they run) as private copies on NumPy and scipy.special: the real formulas, the
 sample-size rules and the omit machinery on the host, for the CPU tests to compare with
 scipy.stats (loaded by path from the tests; tests/scipy is no package)."""
@@ -10,7 +10,7 @@ import scipy.special as sc
 
 from cuarray.testing.fake_device import host_modules
 
-MODULES = ("_omit", "_descriptive", "_correlation", "_normality")
+MODULES = ("_omit", "_descriptive", "_correlation", "_normality", "_goodness", "_anova")
 
 
 class HostArray(np.ndarray):
@@ -35,8 +35,8 @@ def _namespace():
     return {k: _wrapped(v) if callable(v) and not isinstance(v, type) else v for k, v in ns.items()}
 
 
-def host_normality():
-    """The `_normality` module's private copy (its group's copies underneath)."""
+def host_stats_tests():
+    """{name: private copy} of the modules (`_normality`, `_goodness`, `_anova`, ...)."""
     import importlib
 
     ns = _namespace()
@@ -52,4 +52,8 @@ def host_normality():
             own[attr] = ns[attr[:-1] if attr.endswith("_") else attr]
         standins[module] = own
     copies = host_modules(standins)
-    return {m.__name__.rpartition(".")[2]: c for m, c in copies.items()}["_normality"]
+    return {m.__name__.rpartition(".")[2]: c for m, c in copies.items()}
+
+
+def host_normality():
+    return host_stats_tests()["_normality"]
