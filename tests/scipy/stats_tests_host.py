@@ -10,7 +10,7 @@ import scipy.special as sc
 
 from cuarray.testing.fake_device import host_modules
 
-MODULES = ("_omit", "_descriptive", "_correlation", "_normality", "_goodness", "_anova")
+MODULES = ("_omit", "_descriptive", "_correlation", "_normality", "_goodness", "_anova", "_trimmed")
 
 
 class HostArray(np.ndarray):

@@ -42,6 +42,12 @@ from ._anova import f_oneway as f_oneway
 from ._goodness import chisquare as chisquare
 from ._goodness import power_divergence as power_divergence
 from ._normality import jarque_bera as jarque_bera
+from ._trimmed import tmax as tmax
+from ._trimmed import tmean as tmean
+from ._trimmed import tmin as tmin
+from ._trimmed import tsem as tsem
+from ._trimmed import tstd as tstd
+from ._trimmed import tvar as tvar
 from ._normality import kurtosistest as kurtosistest
 from ._normality import normaltest as normaltest
 from ._normality import skewtest as skewtest
