@@ -46,6 +46,12 @@ def _list(cases) -> str:
     return "\n".join(lines)
 
 
+def default_libs(selected) -> list:
+    """The libraries the `selected` cases run on, in column order: JAX, a column of the compilers
+    group only, is not imported (seconds, and its GPU start) for the others."""
+    return [n for n in _cases.LIBRARIES if any(n in c.setups for c in selected)]
+
+
 def _plot(result, path) -> int:
     try:
         plot.save(result, path)
@@ -96,9 +102,7 @@ def main(argv=None) -> int:
     if args.list:
         print(_list(selected if args.cases or args.group else _cases.all_cases()))
         return 0
-    # By default the libraries the selected cases run on: JAX, imported only for the compilers
-    # group, takes seconds to import and start.
-    libs = _split(args.libs) or [n for n in _cases.LIBRARIES if any(n in c.setups for c in selected)]
+    libs = _split(args.libs) or default_libs(selected)
     bad = [n for n in libs if n not in _cases.LIBRARIES]
     if bad:
         print("error: unknown library {}".format(", ".join(bad)), file=sys.stderr)

@@ -50,6 +50,8 @@ def test_cli_lists_the_group_and_picks_its_columns(capsys):
     assert out.count("(only when named)") == 20 and "[cuarray,torch,torch-autotune,jax]" in out
     assert cli.main(["--list"]) == 0
     assert "cmp-softmax-first" in capsys.readouterr().out  # listed with the rest
+    assert cli.default_libs(cases.select(groups=["compilers"])) == ["cuarray", "torch", "torch-autotune", "jax"]
+    assert "jax" not in cli.default_libs(cases.select())
     torch_autotune = libs.get_library("torch-autotune")
     assert torch_autotune.present() == libs.get_library("torch").present()
 
