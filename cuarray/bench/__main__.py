@@ -20,8 +20,8 @@ def _parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--quick", action="store_true", help="smaller sizes and shorter timing (on an H100, 191 rows took about 6.5 minutes, most of it the peers; pick cases with --cases or --group)")
     p.add_argument("--cases", help="comma-separated case ids (or groups) to run")
-    p.add_argument("--group", help="comma-separated groups to run, e.g. ew-large")
-    p.add_argument("--libs", help="comma-separated libraries (default: {})".format(",".join(_cases.LIBRARIES)))
+    p.add_argument("--group", help="comma-separated groups to run, e.g. ew-large (compilers runs only when named)")
+    p.add_argument("--libs", help="comma-separated libraries among {} (default: those the selected cases run on)".format(",".join(_cases.LIBRARIES)))
     p.add_argument("--json", metavar="PATH", help="write every number (and device, versions, date) here, row by row: a run stopped midway keeps its rows")
     p.add_argument("--plot", metavar="FILE.png",
                    help="draw cuarray/peer ratios, one bar per case and peer (needs matplotlib: cuarray[plot])")
@@ -41,8 +41,15 @@ def _list(cases) -> str:
     for c in cases:
         libs = ",".join(n for n in _cases.LIBRARIES if n in c.setups)
         params = "" if c.params == (None,) else "  rows: " + ", ".join(c.label(p) for p in c.params)
-        lines.append("{:<14} {:<12} {}  [{}]{}".format(c.id, c.group, c.description, libs, params))
+        only = "  (only when named)" if c.explicit else ""
+        lines.append("{:<14} {:<12} {}  [{}]{}{}".format(c.id, c.group, c.description, libs, params, only))
     return "\n".join(lines)
+
+
+def default_libs(selected) -> list:
+    """The libraries the `selected` cases run on, in column order: JAX, a column of the compilers
+    group only, is not imported (seconds, and its GPU start) for the others."""
+    return [n for n in _cases.LIBRARIES if any(n in c.setups for c in selected)]
 
 
 def _plot(result, path) -> int:
@@ -93,9 +100,9 @@ def main(argv=None) -> int:
         print("error: {}. Use --list to see the cases.".format(exc.args[0]), file=sys.stderr)
         return 2
     if args.list:
-        print(_list(selected))
+        print(_list(selected if args.cases or args.group else _cases.all_cases()))
         return 0
-    libs = _split(args.libs) or list(_cases.LIBRARIES)
+    libs = _split(args.libs) or default_libs(selected)
     bad = [n for n in libs if n not in _cases.LIBRARIES]
     if bad:
         print("error: unknown library {}".format(", ".join(bad)), file=sys.stderr)

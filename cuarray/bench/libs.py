@@ -1,6 +1,6 @@
 """The libraries a benchmark compares: how to import each, time on it, sync it and free its cache.
 
-CuPy and PyTorch are peers, never dependencies: they are looked up with `importlib.util.find_spec`
+CuPy, PyTorch and JAX are peers, never dependencies: they are looked up with `importlib.util.find_spec`
 and imported only when a case runs on them. cuarray is imported the same way, so that a cuarray
 whose runtime is half written shows "n/a" instead of stopping the benchmark.
 """
@@ -10,6 +10,8 @@ from __future__ import annotations
 import gc
 import importlib
 import importlib.util
+import os
+
 from cuarray.cuda import _backend
 
 __all__ = ["Library", "get_library", "versions", "device_info"]
@@ -202,8 +204,47 @@ class Torch(Library):
                 "memory_bytes": int(p.total_memory), "multiprocessors": int(p.multi_processor_count)}
 
 
+class TorchAutotune(Torch):
+    """PyTorch again, as the `compilers` group's second torch.compile column
+    (mode="max-autotune-no-cudagraphs"): the same module, events and sync."""
+
+    name = "torch-autotune"
+
+    def present(self) -> bool:
+        return importlib.util.find_spec("torch") is not None
+
+    def version(self) -> str | None:
+        return None  # the torch column's
+
+
+class Jax(Library):
+    """JAX, the `compilers` group's jax.jit column. It has no CUDA events: its cases are timed on
+    the host, and its callables wait for their own results (`block_until_ready`), so `sync` has
+    nothing left to wait for."""
+
+    name = "jax"
+
+    def _load(self):
+        # JAX takes 75% of the device's memory at its first use unless told otherwise; the other
+        # columns of the same process need it.
+        os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
+        mod = importlib.import_module("jax")
+        if mod.default_backend() != "gpu":
+            raise RuntimeError("JAX's backend is {}, not gpu (jax[cuda12] or jax[cuda13] is not installed)".format(
+                mod.default_backend()))
+        return mod
+
+    def release(self) -> None:
+        gc.collect()
+        self.module.clear_caches()
+
+    def device_info(self) -> dict:
+        raise NotImplementedError("the device is described by a CUDA library")
+
+
 _LIBS: dict[str, Library] = {}
-_CLASSES = {"numpy": NumPy, "cuarray": CuArray, "cupy": CuPy, "torch": Torch}
+_CLASSES = {"numpy": NumPy, "cuarray": CuArray, "cupy": CuPy, "torch": Torch, "torch-autotune": TorchAutotune,
+            "jax": Jax}
 
 
 def get_library(name: str) -> Library:

@@ -31,8 +31,9 @@ from typing import Any, Callable
 
 __all__ = ["Case", "NotAvailable", "register", "all_cases", "select", "random_array", "LIBRARIES"]
 
-# Column order of the table: cuarray first, then its peers.
-LIBRARIES = ("cuarray", "numpy", "cupy", "torch")
+# Column order of the table: cuarray first, then its peers. torch-autotune and jax are the
+# `compilers` group's columns: PyTorch compiled with mode="max-autotune-no-cudagraphs", and JAX.
+LIBRARIES = ("cuarray", "numpy", "cupy", "torch", "torch-autotune", "jax")
 
 # Every module under cases/ registers its cases on import (found by listing the package, so a new
 # file needs no edit here). These come first, in this order; the rest follow by name.
@@ -57,7 +58,8 @@ class Case:
     numbers are reused in the other rows (for cases whose params only change cuarray's setup).
     `rounds` > 1: the GPU libraries are set up together and timed in that many alternating rounds
     (`harness._run_alternating`), for rows bound by the host's time, which drifts with the host
-    CPU's speed.
+    CPU's speed. An `explicit` case runs only when its id or group is named (`--group`, `--cases`),
+    never in a run of everything: the compilers' first runs take minutes.
     """
 
     id: str
@@ -72,6 +74,7 @@ class Case:
     flops: Any = None
     peers_once: bool = False
     rounds: int = 1
+    explicit: bool = False
     size_label: Callable[[Any], str] | None = None
     param_label: Callable[[Any], str] | None = None
     note: Callable[[dict], str] | None = None
@@ -151,10 +154,11 @@ def all_cases() -> list[Case]:
 
 
 def select(ids: list[str] | None = None, groups: list[str] | None = None) -> list[Case]:
-    """Cases whose id is in `ids` or whose group is in `groups` (all when both are empty)."""
+    """Cases whose id is in `ids` or whose group is in `groups` (all but the explicit ones when
+    both are empty)."""
     cases = all_cases()
     if not ids and not groups:
-        return cases
+        return [c for c in cases if not c.explicit]
     known = {c.id for c in cases} | {c.group for c in cases}
     unknown = [name for name in (ids or []) + (groups or []) if name not in known]
     if unknown:
