@@ -112,6 +112,13 @@ def _bsr_on_cusparse(a, dt) -> bool:
             and a.indptr.dtype == _I32 and a.has_sorted_indices)
 
 
+def _bsrmm_fits(mb: int, n: int, block_dim: int) -> bool:
+    """Within bsrmm's documented limits: at most 524,272 block rows, and right-hand sides
+    (524,272 for blocks up to 4x4, 262,136 beyond); fewer than 65,535 rows for blocks over 8x8."""
+    return (mb <= 524_272 and n <= (524_272 if block_dim <= 4 else 262_136)
+            and (block_dim <= 8 or mb * block_dim < 65_535))
+
+
 def _bsr_arrays(a, dt, dense):
     _check_devices(a, dense)
     return [x if x.flags.c_contiguous else x.copy()
@@ -169,7 +176,7 @@ def spmm(a, b: ndarray) -> ndarray:
     dt = _sputils.upcast(a.dtype, b.dtype)
     if a.nnz == 0 or m == 0 or n == 0 or k == 0:
         return zeros((m, k), dt)
-    if a._format == "bsr" and _bsr_on_cusparse(a, dt):
+    if a._format == "bsr" and _bsr_on_cusparse(a, dt) and _bsrmm_fits(m // a.blocksize[0], k, a.blocksize[0]):
         return _bsr_mm(a, b, dt)
     a = _compressed(a)
     cs = _cusparse()
