@@ -119,9 +119,9 @@ class _bsr_base(_cs_matrix):
         self._set(cp(data), cp(indices), cp(indptr), (m, n), index_cast=True)
 
     def _check(self):
-        nbr = self._grid()[0]
         if self.data.ndim != 3:
             raise ValueError("data should be 3-D")
+        nbr = self._grid()[0]
         if self.indptr.size != nbr + 1:
             raise ValueError("index pointer size ({}) should be ({})".format(self.indptr.size, nbr + 1))
         if self.indices.size != self.data.shape[0]:
