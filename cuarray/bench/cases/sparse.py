@@ -138,7 +138,6 @@ def _(xp, k, param):
     return run
 
 
-@functools.lru_cache(maxsize=2)
 def _host_bsr(rows: int, nnz: int, block: int, seed: int):
     """(data, indices, indptr) of a random BSR float64 matrix, rows x rows in block x block blocks,
     ~nnz stored values, block columns sorted within each block row."""
