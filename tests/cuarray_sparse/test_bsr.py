@@ -182,6 +182,17 @@ def test_construction_forms(dev, kind):
     assert (kind == "matrix") == dev.sp.isspmatrix_bsr(cls((2, 2)))
 
 
+@pytest.mark.parametrize("kind", ["array", "matrix"])
+def test_npz_round_trip(dev, kind, tmp_path):
+    h = sorted_bsr(rand_bsr(3, 2, 2, 3, "complex64", seed=31, kind=kind))
+    path = str(tmp_path / "b.npz")
+    dev.sp.save_npz(path, dev_bsr(dev, h, kind))
+    back = dev.sp.load_npz(path)
+    assert dev.sp.issparse(back) and dev.sp.isspmatrix_bsr(back) == (kind == "matrix")
+    assert_same(back, h, exact_values=True)
+    assert_same(dev_bsr(dev, ssp.load_npz(path), kind), h, exact_values=True)   # SciPy reads it too
+
+
 def test_default_blocksize_is_scipys_estimate(dev):
     rng = np.random.default_rng(5)
     seen = set()
