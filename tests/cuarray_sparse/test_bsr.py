@@ -118,6 +118,9 @@ def test_products_and_reductions(dev, dtype, blocksize):
     assert_dense(a @ D(np.asfortranarray(xs)), h @ xs, dtype)
     assert_dense(D(y) @ a, y @ h, dtype)
     assert_dense(D(xs.T) @ a.T, xs.T @ h.T, dtype)
+    assert_dense(a.H @ D(y), h.conj().T @ y, dtype)
+    hm = ssp.bsr_matrix(h)
+    assert_dense(dev_bsr(dev, hm, "matrix") * D(x), hm * x, dtype)     # spmatrix: * is @
     assert_dense(a.sum(), h.copy().sum())    # SciPy's sum() sums duplicates in place
     for axis in (0, 1):
         assert_dense(a.sum(axis=axis), h.copy().sum(axis=axis))
