@@ -126,6 +126,11 @@ def test_products_and_reductions(dev, dtype, blocksize):
         assert_dense(a.sum(axis=axis), h.copy().sum(axis=axis))
     for k in (-2, 0, 1):
         assert_dense(a.diagonal(k), h.diagonal(k))
+    assert_dense(a.mean(), h.copy().mean())
+    assert a.count_nonzero() == h.copy().count_nonzero() and a.getnnz() == h.nnz
+    if np.dtype(dtype).kind == "f":
+        assert_dense(a.max(), h.copy().max())
+        assert_dense(a.min(), h.copy().min())
     t, ht = a.T, h.T
     assert t.blocksize == (c, r)
     assert_same(t, ht, exact_values=True)
