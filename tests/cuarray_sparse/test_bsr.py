@@ -85,6 +85,10 @@ def test_conversions_and_canonical_form(dev, dtype, blocksize):
         np.testing.assert_array_equal(H(x), y)
     assert_dense(a.tocsc().toarray(), h.toarray())
     assert a.get().format == "bsr" and a.get().blocksize == blocksize
+    c = a.copy()
+    c.data[...] = 7
+    c.indices[...] = 0
+    assert_same(a, h, exact_values=True)                   # the copy owns its arrays
     # canonical form: flags, sort (stable, exact), sum of duplicate blocks
     assert not a.has_canonical_format and not h.has_canonical_format     # duplicate blocks
     assert a.has_sorted_indices == h.has_sorted_indices
