@@ -1,6 +1,6 @@
 """cuarray.sparse: SciPy's sparse matrices and arrays on the GPU. See `scipy.sparse`.
 
-CSR, CSC, COO and DIA, each as a *matrix* (`csr_matrix`: `*` is the matrix product) and an
+CSR, CSC, COO, DIA and BSR, each as a *matrix* (`csr_matrix`: `*` is the matrix product) and an
 *array* (`csr_array`: `*` is elementwise), with products on cuSPARSE (`cuda/libs/cusparse.py`,
 imported on first use: `import cuarray` stays free of nvmath) and conversions on the sort
 engine. docs/sparse.md lists what exists and how it differs from SciPy.
@@ -20,6 +20,8 @@ from ._format_coo import coo_matrix as coo_matrix
 from ._format_coo import coo_array as coo_array
 from ._format_dia import dia_matrix as dia_matrix
 from ._format_dia import dia_array as dia_array
+from ._format_bsr import bsr_matrix as bsr_matrix
+from ._format_bsr import bsr_array as bsr_array
 from ._base import spmatrix as spmatrix
 from ._base import sparray as sparray
 
@@ -30,6 +32,7 @@ from ._format_csr import isspmatrix_csr as isspmatrix_csr
 from ._format_csc import isspmatrix_csc as isspmatrix_csc
 from ._format_coo import isspmatrix_coo as isspmatrix_coo
 from ._format_dia import isspmatrix_dia as isspmatrix_dia
+from ._format_bsr import isspmatrix_bsr as isspmatrix_bsr
 
 # -- construction -------------------------------------------------------------------------------
 from ._construct import eye as eye

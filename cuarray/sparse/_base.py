@@ -137,6 +137,10 @@ class _spbase(_sputils.SparseRoot):
     def todia(self, copy=False):
         return self.tocoo(copy=False).todia(copy=copy)
 
+    def tobsr(self, blocksize=None, copy=False):
+        """See `scipy.sparse.sparray.tobsr` (through CSR)."""
+        return self.tocsr(copy=False).tobsr(blocksize=blocksize, copy=copy)
+
     def todense(self, order=None, out=None) -> ndarray:
         """A dense cuarray array (not a numpy.matrix)."""
         return self.toarray(order=order, out=out)

@@ -8,6 +8,9 @@ Every format conversion goes through these. The sort is the engine's stable radi
 by comparing neighbours of the sorted keys; the one synchronisation is the number of distinct
 keys (the result's size). They are summed with `add.at` (complex as two real halves: a 16-byte
 atomic does not exist).
+
+The values may carry trailing dimensions (BSR's blocks, `(nnzb, R, C)`): entries are then the
+rows of `data`, sorted and summed whole.
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ from .._sorting.searching_nonzero import flatnonzero
 from .._sorting.searchsorted import searchsorted
 
 __all__ = ["key_dtype", "keys_of", "sort_keys", "expand", "compress", "canonical", "segment_sum",
-           "offsets_from_counts"]
+           "segment_sum_rows", "offsets_from_counts"]
 
 _I32, _I64 = numpy.dtype(numpy.int32), numpy.dtype(numpy.int64)
 
@@ -103,21 +106,34 @@ def segment_sum(values: ndarray, seg: ndarray, nseg: int, out=None) -> ndarray:
     return out
 
 
+def segment_sum_rows(values: ndarray, seg: ndarray, nseg: int) -> ndarray:
+    """segment_sum of the rows of `values` (shape (n, ...)): out[s] += values[i] for seg[i] == s,
+    as one flat segment_sum with R*C slots per segment."""
+    if values.ndim == 1:
+        return segment_sum(values, seg, nseg)
+    tail = values.shape[1:]
+    width = int(numpy.prod(tail))
+    slots = add(multiply(seg.astype(_I64, copy=False).reshape(-1, 1), width),
+                arange(width, dtype=_I64).reshape(1, -1))
+    flat = segment_sum(values.reshape(-1), slots.reshape(-1), nseg * width)
+    return flat.reshape((nseg,) + tail)
+
+
 def canonical(major: ndarray, minor: ndarray, data: ndarray, n_major: int, n_minor: int, idx_dtype,
               sum_duplicates: bool = True):
     """(indptr, indices, data) of the entries sorted by (major, minor), duplicates summed when
     asked. `indices`/`indptr` have `idx_dtype`. One synchronisation (the distinct count) when
-    summing; none otherwise."""
-    nnz = data.size
+    summing; none otherwise. `data` may have trailing dimensions (one entry per row)."""
+    nnz = data.shape[0]
     if nnz == 0:
-        return (zeros((n_major + 1,), idx_dtype), empty((0,), idx_dtype), empty((0,), data.dtype))
+        return (zeros((n_major + 1,), idx_dtype), empty((0,), idx_dtype), empty(data.shape, data.dtype))
     keys = keys_of(major, minor, n_major, n_minor)
-    if data.dtype.itemsize in (4, 8) and nnz > 1 and data.flags.c_contiguous:
+    if data.ndim == 1 and data.dtype.itemsize in (4, 8) and nnz > 1 and data.flags.c_contiguous:
         # Values of 4 or 8 bytes ride along in the sort (moved as bits): no gather afterwards.
         skeys, sdata = _engine().sort_pairs(keys, data)
     else:
         skeys, perm = sort_keys(keys)
-        sdata = take(data, perm)
+        sdata = take(data, perm, axis=0)
     if sum_duplicates and nnz > 1:
         head = not_equal(skeys[1:], skeys[:-1])
         starts = flatnonzero(head)  # positions (minus one) where a new key starts
@@ -127,7 +143,7 @@ def canonical(major: ndarray, minor: ndarray, data: ndarray, n_major: int, n_min
             first[1:] = add(starts, 1)
             seg = zeros((nnz,), _I64)
             seg[1:] = cumsum(head, dtype=_I64)
-            sdata = segment_sum(sdata, seg, nuniq)
+            sdata = segment_sum_rows(sdata, seg, nuniq)
             skeys = take(skeys, first)
     kdt = skeys.dtype
     indices = remainder(skeys, kdt.type(n_minor)).astype(idx_dtype, copy=False)

@@ -107,6 +107,11 @@ class _cs_matrix(_spbase):
     def _swap(self, x):
         return x if self._format == "csr" else (x[1], x[0])
 
+    def _grid(self):
+        """(major, minor) extents of what `indptr`/`indices` index: rows and columns here,
+        block rows and block columns for BSR."""
+        return self._swap(self._shape)
+
     def _host_args(self):
         return (self.data.get(), self.indices.get(), self.indptr.get())
 
@@ -138,14 +143,14 @@ class _cs_matrix(_spbase):
 
     # -- canonical form ----------------------------------------------------------------------
     def _majors(self):
-        return canon.expand(self.indptr, self.nnz, self.indices.dtype)
+        return canon.expand(self.indptr, self.indices.size, self.indices.dtype)
 
     def _check_sorted(self, strict: bool) -> bool:
-        if self.nnz < 2:
+        if self.indices.size < 2:
             return True
         maj = self._majors()
-        nmin = self._swap(self._shape)[1]
-        k = canon.keys_of(maj, self.indices, self._swap(self._shape)[0], nmin)
+        nmaj, nmin = self._grid()
+        k = canon.keys_of(maj, self.indices, nmaj, nmin)
         cmp = less if strict else less_equal
         return bool(all_(cmp(k[:-1], k[1:])))
 
@@ -174,7 +179,7 @@ class _cs_matrix(_spbase):
             self._sorted = True
 
     def _rebuild(self, sum_duplicates: bool):
-        nmaj, nmin = self._swap(self._shape)
+        nmaj, nmin = self._grid()
         indptr, indices, data = canon.canonical(self._majors(), self.indices, self.data, nmaj, nmin,
                                                 self.indices.dtype, sum_duplicates)
         self.data, self.indices, self.indptr, self._descr = data, indices, indptr, None
@@ -199,18 +204,22 @@ class _cs_matrix(_spbase):
         c.sort_indices()
         return c
 
+    def _stored_nonzero(self):
+        """Per stored entry (a block for BSR): whether it holds a nonzero."""
+        return not_equal(self.data, 0)
+
     def eliminate_zeros(self):
         """Drop explicitly stored zeros in place (one synchronisation: the count kept)."""
         if self.nnz == 0:
             return
-        mask = not_equal(self.data, 0)
+        mask = self._stored_nonzero()
         keep = flatnonzero(mask)
-        if keep.size == self.nnz:
+        if keep.size == mask.size:
             return
-        run = zeros((self.nnz + 1,), self.indptr.dtype)
+        run = zeros((mask.size + 1,), self.indptr.dtype)
         run[1:] = cumsum(mask, dtype=self.indptr.dtype)
         self.indptr = take(run, self.indptr)
-        self.data = take(self.data, keep)
+        self.data = take(self.data, keep, axis=0)
         self.indices = take(self.indices, keep)
         self._descr = None
 

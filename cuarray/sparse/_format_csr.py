@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from ._base import register, sparray, spmatrix
 from ._compressed import _cs_matrix
+from ._format_bsr import csr_to_bsr
 
 __all__ = ["csr_matrix", "csr_array", "isspmatrix_csr"]
 
@@ -20,6 +21,11 @@ class _csr_base(_cs_matrix):
 
     def tocsc(self, copy=False):
         return self._to_other_compressed()
+
+    def tobsr(self, blocksize=None, copy=True):
+        """See `scipy.sparse.csr_array.tobsr`: blocks in sorted column order within each block
+        row (SciPy keeps their order of first appearance)."""
+        return csr_to_bsr(self, blocksize, copy)
 
 
 @register

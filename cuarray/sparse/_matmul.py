@@ -2,7 +2,8 @@
 dense @ sparse, and the matrix power of spmatrix `**`.
 
 SpMV and SpMM use cuSPARSE's generic API (`cuda/libs/cusparse.py`) for float32/64 and
-complex64/128, on CSR or CSC directly (COO and DIA convert to CSR). The matrix's cuSPARSE
+complex64/128, on CSR or CSC directly (COO and DIA convert to CSR); BSR with square blocks uses
+the legacy bsrmv/bsrmm (the generic API has no BSR SpMV), other BSR converts to CSR. The matrix's cuSPARSE
 descriptor is cached on it (keyed by its arrays' addresses, so replacing an array invalidates
 it): an iterative solver pays for descriptor creation and the workspace query once.
 Integer and bool values, which the generic API does not take, use gathered products and a
@@ -98,12 +99,61 @@ def _check_devices(a, dense) -> None:
         _device_check.check((a.data, a.indices, a.indptr, dense))
 
 
+_I32 = numpy.dtype(numpy.int32)
+
+
+def _bsr_on_cusparse(a, dt) -> bool:
+    """Whether cuSPARSE's bsrmv/bsrmm take the BSR matrix `a` with values of `dt`. They have no
+    rectangular-block form (gebsr has no product), want blocks larger than 1x1 (a 1x1-block BSR
+    is its CSR, served by SpMV/SpMM), 32-bit indices, and sorted block columns (their contract;
+    `has_sorted_indices` reads the device once and is then remembered)."""
+    r, c = a.blocksize
+    return (_cusparse().supports(dt) and r == c and r > 1 and a.indices.dtype == _I32
+            and a.indptr.dtype == _I32 and a.has_sorted_indices)
+
+
+def _bsrmm_fits(mb: int, n: int, block_dim: int) -> bool:
+    """Within bsrmm's documented limits: at most 524,272 block rows, and right-hand sides
+    (524,272 for blocks up to 4x4, 262,136 beyond); fewer than 65,535 rows for blocks over 8x8."""
+    return (mb <= 524_272 and n <= (524_272 if block_dim <= 4 else 262_136)
+            and (block_dim <= 8 or mb * block_dim < 65_535))
+
+
+def _bsr_arrays(a, dt, dense):
+    _check_devices(a, dense)
+    return [x if x.flags.c_contiguous else x.copy()
+            for x in (a.data.astype(dt, copy=False), a.indptr, a.indices, dense.astype(dt, copy=False))]
+
+
+def _bsr_mv(a, x, dt):
+    m, n = a.shape
+    r = a.blocksize[0]
+    data, indptr, indices, xc = _bsr_arrays(a, dt, x)
+    y = empty((m,), dt)
+    _cusparse().bsrmv(dt.char, m // r, n // r, indices.size, data.data.ptr, indptr.data.ptr, indices.data.ptr, r,
+                      xc.data.ptr, y.data.ptr)
+    return y
+
+
+def _bsr_mm(a, b, dt):
+    m, n = a.shape
+    k = b.shape[1]
+    r = a.blocksize[0]
+    data, indptr, indices, bc = _bsr_arrays(a, dt, b)
+    ct = empty((k, m), dt)   # C column-major: its transpose row-major
+    _cusparse().bsrmm(dt.char, m // r, k, n // r, indices.size, data.data.ptr, indptr.data.ptr,
+                      indices.data.ptr, r, bc.data.ptr, ct.data.ptr)
+    return ct.T
+
+
 def spmv(a, x: ndarray) -> ndarray:
     """a @ x for a 1-D dense x of length a.shape[1]."""
     m, n = a.shape
     dt = _sputils.upcast(a.dtype, x.dtype)
     if a.nnz == 0 or m == 0 or n == 0:
         return zeros((m,), dt)
+    if a._format == "bsr" and _bsr_on_cusparse(a, dt):
+        return _bsr_mv(a, x, dt)
     a = _compressed(a)
     cs = _cusparse()
     if cs.supports(dt):
@@ -126,6 +176,8 @@ def spmm(a, b: ndarray) -> ndarray:
     dt = _sputils.upcast(a.dtype, b.dtype)
     if a.nnz == 0 or m == 0 or n == 0 or k == 0:
         return zeros((m, k), dt)
+    if a._format == "bsr" and _bsr_on_cusparse(a, dt) and _bsrmm_fits(m // a.blocksize[0], k, a.blocksize[0]):
+        return _bsr_mm(a, b, dt)
     a = _compressed(a)
     cs = _cusparse()
     if cs.supports(dt):
@@ -218,7 +270,10 @@ def spgemm(a, b, method=None):
 def matmul(a, other):
     """a @ other (a sparse)."""
     if issparse(other):
-        return spgemm(a, other)
+        out = spgemm(a, other)
+        if a._format == "bsr":  # SciPy's BSR product is BSR: this row blocking, the other's columns
+            out = out.tobsr(blocksize=(a.blocksize[0], other.blocksize[1] if other._format == "bsr" else 1))
+        return out
     if isinstance(other, ndarray):
         if other.ndim == 0:
             raise ValueError("Scalar operands are not allowed, use '*' instead")

@@ -27,8 +27,8 @@ def save_npz(file, matrix, compressed=True):
 
 
 def load_npz(file):
-    """See `scipy.sparse.load_npz`: the same format and kind (matrix or array) on the device.
-    Formats cuarray lacks (BSR) arrive as CSR.
+    """See `scipy.sparse.load_npz`: the same format and kind (matrix or array) on the device
+    (every format SciPy writes: CSR, CSC, BSR, DIA, COO).
 
     Examples
     --------
@@ -44,5 +44,5 @@ def load_npz(file):
     import scipy.sparse as host
 
     h = host.load_npz(file)
-    fmt = h.format if h.format in ("csr", "csc", "coo", "dia") else "csr"
+    fmt = h.format if h.format in ("csr", "csc", "coo", "dia", "bsr") else "csr"
     return container(fmt, isinstance(h, host.sparray))(h.asformat(fmt))

@@ -3,6 +3,8 @@ matrix with 1e6 rows and 1e7 nonzeros; coo -> csr of 1e8 entries (duplicates sum
 each call so neither library reuses a canonical flag); SpGEMM of two such 1e6 x 1e6 matrices with
 1e7 nonzeros each; cg for 1000 iterations on the 2-D Poisson matrix with 1e6 unknowns (float64,
 tolerance 0 so every library runs all iterations). Peer: CuPy (cupyx.scipy.sparse), same run.
+BSR SpMV (4x4 blocks, 1e6 rows, 1e7 stored values, float64) against SciPy's on the host: CuPy has
+no BSR.
 
 SpMV bytes: values, column indices and row offsets read once, x read (at least once), y written:
 the bandwidth bound the target compares against."""
@@ -134,3 +136,38 @@ def _(xp, k, param):
             return solve(a, b, maxiter=1000, tol=0.0, atol=0.0)
 
     return run
+
+
+def _host_bsr(rows: int, nnz: int, block: int, seed: int):
+    """(data, indices, indptr) of a random BSR float64 matrix, rows x rows in block x block blocks,
+    ~nnz stored values, block columns sorted within each block row."""
+    nbr = rows // block
+    rng = numpy.random.default_rng(seed)
+    nnzb = max(1, nnz // (block * block))
+    counts = rng.multinomial(nnzb, numpy.full(nbr, 1.0 / nbr))
+    indptr = numpy.zeros(nbr + 1, numpy.int32)
+    numpy.cumsum(counts, out=indptr[1:])
+    brow = numpy.repeat(numpy.arange(nbr, dtype=numpy.int64), counts)
+    cols = rng.integers(0, nbr, nnzb, dtype=numpy.int32)
+    cols = cols[numpy.lexsort((cols, brow))]
+    data = rng.random((nnzb, block, block)) + 0.5
+    return data, cols, indptr
+
+
+bsr_spmv = register("sparse-bsr-spmv", group="sparse", description="BSR SpMV, 4x4 blocks, 1e6 rows, float64 "
+                    "(against SciPy on the host)", size=10**7, quick=10**6,
+                    nbytes=lambda n, p: 8 * n + 4 * (n // 16) + 4 * (ROWS // 4 + 1) + 2 * 8 * ROWS)
+
+
+@bsr_spmv.setup("cuarray", "numpy")
+def _(xp, n, param):
+    data, cols, indptr = _host_bsr(ROWS, n, 4, 9)
+    x = numpy.random.default_rng(10).random(ROWS)
+    if getattr(xp, "__name__", "") == "numpy":
+        import scipy.sparse
+
+        a = scipy.sparse.bsr_array((data, cols, indptr), shape=(ROWS, ROWS))
+        return lambda: a @ x
+    a = xp.sparse.bsr_array((xp.asarray(data), xp.asarray(cols), xp.asarray(indptr)), shape=(ROWS, ROWS))
+    xd = xp.asarray(x)
+    return lambda: a @ xd

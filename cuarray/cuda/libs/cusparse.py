@@ -1,5 +1,6 @@
 """cuSPARSE generic API: one handle per (device, thread) bound to the current stream, cached
-sparse-matrix descriptors, cached dense descriptors, SpMV and SpMM.
+sparse-matrix descriptors, cached dense descriptors, SpMV and SpMM; the legacy BSR products
+(bsrmv, bsrmm), which the generic API does not offer for BSR.
 
 The only importer of `nvmath.bindings.cusparse` (imported on first use). Pointers are ints; alpha
 and beta are host scalars (the handle's default HOST pointer mode), kept alive here per dtype.
@@ -17,6 +18,7 @@ expand-sort-compress on the sort engine (all dtypes, no workspace negotiation).
 
 from __future__ import annotations
 
+import contextlib
 import threading
 
 import numpy
@@ -26,7 +28,8 @@ from .. import memory as _memory
 from .. import stream as _stream
 from ._handles import PerThreadHandle, nvmath_bindings
 
-__all__ = ["bindings", "handle", "supports", "SpMatDescr", "spmv", "spmm", "spsv", "gtsv2", "gtsv2_fits",
+__all__ = ["bindings", "handle", "supports", "SpMatDescr", "spmv", "spmm", "bsrmv", "bsrmm", "spsv", "gtsv2",
+           "gtsv2_fits",
            "GTSV_MIN_ROWS", "GTSV_MAX_COLUMNS", "clear_descriptor_cache",
            "get_descriptor_cache_size", "set_descriptor_cache_size"]
 
@@ -221,6 +224,45 @@ def spmm(mat: SpMatDescr, op: int, b_ptr: int, b_rows: int, b_cols: int, c_ptr: 
     lib.sp_mm(h, op, OP_N, alpha, mat.ptr, db, beta, dc, vt, _ALG_DEFAULT, ws.ptr)
 
 
+# The legacy BSR routines: cusparseDirection_t ROW=0 (each block stored row-major, as SciPy's
+# `data[k]` is); a general matrix descriptor (cusparseCreateMatDescr's defaults: GENERAL, base 0),
+# made per call (host metadata, read when the call is enqueued).
+_PREFIX = {"f": "s", "d": "d", "F": "c", "D": "z"}
+_DIR_ROW = 0
+
+
+@contextlib.contextmanager
+def _general_descr():
+    lib = bindings()
+    descr = lib.create_mat_descr()
+    try:
+        yield descr
+    finally:
+        lib.destroy_mat_descr(descr)
+
+
+def bsrmv(char: str, mb: int, nb: int, nnzb: int, values: int, offsets: int, indices: int, block_dim: int,
+          x_ptr: int, y_ptr: int) -> None:
+    """y = A @ x for the BSR A of mb x nb square blocks of side block_dim (> 1) with 32-bit
+    offsets and indices (cusparse<t>bsrmv)."""
+    alpha, beta = _ONE[char].ctypes.data, _ZERO[char].ctypes.data
+    with _general_descr() as descr:
+        getattr(bindings(), _PREFIX[char] + "bsrmv")(handle(), _DIR_ROW, OP_N, mb, nb, nnzb, alpha, descr, values,
+                                                     offsets, indices, block_dim, x_ptr, beta, y_ptr)
+
+
+def bsrmm(char: str, mb: int, n: int, kb: int, nnzb: int, values: int, offsets: int, indices: int,
+          block_dim: int, b_ptr: int, c_ptr: int) -> None:
+    """C = A @ B for the BSR A (as `bsrmv`, kb block columns) and a row-major B of kb*block_dim x n
+    (cusparse<t>bsrmm reads B column-major: it is given B's transpose, ldb = n, with op(B) =
+    transpose). C is written column-major, mb*block_dim x n, leading dimension mb*block_dim."""
+    alpha, beta = _ONE[char].ctypes.data, _ZERO[char].ctypes.data
+    with _general_descr() as descr:
+        getattr(bindings(), _PREFIX[char] + "bsrmm")(handle(), _DIR_ROW, OP_N, OP_T, mb, n, kb, nnzb, alpha, descr,
+                                                     values, offsets, indices, block_dim, b_ptr, n, beta, c_ptr,
+                                                     mb * block_dim)
+
+
 # cusparseSpMatAttribute_t: FILL_MODE=0, DIAG_TYPE=1; cusparseFillMode_t LOWER=0, UPPER=1;
 # cusparseDiagType_t NON_UNIT=0, UNIT=1; cusparseSpSVAlg_t DEFAULT=0.
 _ATTR_FILL, _ATTR_DIAG = 0, 1
@@ -251,7 +293,6 @@ def spsv(mat: SpMatDescr, lower: bool, unit_diagonal: bool, x_ptr: int, y_ptr: i
         lib.sp_sv_destroy_descr(d)
 
 
-_GTSV_PREFIX = {"f": "s", "d": "d", "F": "c", "D": "z"}
 GTSV_MIN_ROWS = 3  # gtsv2's smallest system
 # gtsv2 takes ~7.5 us a right-hand-side column (H100): past this many, the callers' other solvers
 # (cyclic reduction over every column at once, a dense LU's one factorisation) win.
@@ -269,7 +310,7 @@ def gtsv2(char: str, m: int, n: int, dl: int, d: int, du: int, b: int, ldb: int)
     dl[0] = du[m - 1] = 0; m >= 3) and the n columns of B (column-major, leading dimension ldb),
     by Gaussian elimination with partial pivoting (cusparse<t>gtsv2), on the current stream."""
     lib = bindings()
-    p = _GTSV_PREFIX[char]
+    p = _PREFIX[char]
     h = handle()
     size = getattr(lib, p + "gtsv2_buffer_size_ext")(h, m, n, dl, d, du, b, ldb)
     ws = _workspace(size + 128)  # gtsv2 takes a buffer address that is a multiple of 128 bytes

@@ -3,6 +3,8 @@ every name is cuarray.sparse's own object, no second implementation. See `scipy.
 
 from ...sparse import block_diag as block_diag
 from ...sparse import bmat as bmat
+from ...sparse import bsr_array as bsr_array
+from ...sparse import bsr_matrix as bsr_matrix
 from ...sparse import coo_array as coo_array
 from ...sparse import coo_matrix as coo_matrix
 from ...sparse import csc_array as csc_array
@@ -20,6 +22,7 @@ from ...sparse import hstack as hstack
 from ...sparse import identity as identity
 from ...sparse import issparse as issparse
 from ...sparse import isspmatrix as isspmatrix
+from ...sparse import isspmatrix_bsr as isspmatrix_bsr
 from ...sparse import isspmatrix_coo as isspmatrix_coo
 from ...sparse import isspmatrix_csc as isspmatrix_csc
 from ...sparse import isspmatrix_csr as isspmatrix_csr
