@@ -1,9 +1,9 @@
-"""The masked-array conversions, maximum_flow, the matchings, structural_rank,
-reverse_cuthill_mckee and yen without a GPU: their modules run with NumPy and scipy.sparse
-stand-ins (a wrapper standing in for a device sparse graph, so the host copy's path runs) against
-scipy.sparse.csgraph on fresh random graphs (directed and undirected, disconnected, empty, self
-loops, duplicates): SciPy's masks and CSRs exactly; flows valid with SciPy's value; matchings
-valid with SciPy's size; SciPy's exceptions for bad input; signatures equal the installed SciPy's."""
+"""The masked-array conversions, maximum_flow, min_weight_full_bipartite_matching and yen without
+a GPU: their modules run with NumPy and scipy.sparse stand-ins (a wrapper standing in for a device
+sparse graph, so the host copy's path runs) against scipy.sparse.csgraph on fresh random graphs
+(directed and undirected, disconnected, empty, self loops, duplicates): SciPy's masks and CSRs
+exactly; flows valid with SciPy's value; SciPy's exceptions for bad input; signatures equal the
+installed SciPy's (the device matching and reordering: test_csgraph_order_cpu.py)."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ import cuarray.scipy.sparse.csgraph as public
 from cuarray.sparse.csgraph import _masked, _sequential
 from cuarray.testing.fake_device import host_modules
 
-from ._flow_checks import check_flow, check_matching, check_rcm, check_yen, random_capacities
+from ._flow_checks import check_flow, check_yen, random_capacities
 
 NAMES = ["csgraph_masked_from_dense", "csgraph_from_masked", "csgraph_to_masked", "maximum_flow",
          "maximum_bipartite_matching", "structural_rank", "min_weight_full_bipartite_matching",
@@ -132,29 +132,6 @@ def test_maximum_flow_errors_are_scipys(mods):
     _raises_like(lambda: scg.maximum_flow(g.toarray(), 0, 1), lambda: mods[1].maximum_flow(g.toarray(), 0, 1))
 
 
-def _bipartite(rng, m, n, p):
-    a = (rng.random((m, n)) < p).astype(np.float64)
-    if m > 2:
-        a[1] = 0  # an empty row
-    return ssp.csr_array(a)
-
-
-def test_matching_and_structural_rank(mods):
-    rng = np.random.default_rng()
-    for m, n, p in ((0, 0, 0.5), (1, 1, 1.0), (6, 9, 0.2), (9, 6, 0.3), (30, 30, 0.08), (40, 25, 0.05)):
-        g = _bipartite(rng, m, n, p)
-        size = scg.structural_rank(g)
-        got = mods[1].structural_rank(Dev(g))
-        assert type(got) is int and got == size
-        for perm_type in ("row", "column"):
-            for h in (g, ssp.csc_matrix(g)):
-                match = mods[1].maximum_bipartite_matching(Dev(h), perm_type=perm_type)
-                check_matching(g, match, perm_type, size)
-    g = _bipartite(rng, 4, 4, 0.5)
-    for f, arg in ((scg.structural_rank, g.toarray()), (scg.maximum_bipartite_matching, g.toarray())):
-        _raises_like(lambda: f(arg), lambda: getattr(mods[1], f.__name__)(arg))
-
-
 def test_min_weight_full_bipartite_matching(mods):
     rng = np.random.default_rng()
     for m, n in ((1, 1), (5, 5), (6, 11), (20, 30)):
@@ -169,18 +146,6 @@ def test_min_weight_full_bipartite_matching(mods):
     bad = ssp.csr_array(np.array([[1.0, 0, 0], [2, 0, 0]]))  # both rows need column 0
     _raises_like(lambda: scg.min_weight_full_bipartite_matching(bad),
                  lambda: mods[1].min_weight_full_bipartite_matching(Dev(bad)))
-
-
-@pytest.mark.parametrize("symmetric_mode", [False, True])
-def test_reverse_cuthill_mckee(mods, symmetric_mode):
-    rng = np.random.default_rng()
-    for n in (0, 1, 15, 80):
-        g = random_capacities(rng, n, 2 * n, np.float64) if n else ssp.csr_array((0, 0))
-        if symmetric_mode:
-            g = (g + g.T).tocsr()
-        for h in (g, g.tocsc()):
-            check_rcm(g, mods[1].reverse_cuthill_mckee(Dev(h), symmetric_mode=symmetric_mode), symmetric_mode)
-    _raises_like(lambda: scg.reverse_cuthill_mckee(np.eye(3)), lambda: mods[1].reverse_cuthill_mckee(np.eye(3)))
 
 
 @pytest.mark.parametrize("directed", [True, False])

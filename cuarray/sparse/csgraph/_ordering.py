@@ -40,12 +40,12 @@ from ..._math.sums import sum as sum_
 from ..._math.sums_scan import cumsum
 from ..._sorting.searching import where
 from ..._sorting.searching_nonzero import flatnonzero
+from ..._sorting.searchsorted import searchsorted
 from ..._sorting.sorting import argsort
-from ..._statistics.histograms import bincount
 from ..._statistics.order import min as min_
 from .. import _canonical as canon
 from .._sputils import issparse
-from ._frontier import I64, compact, first_of_each, row_edges
+from ._frontier import I64, first_of_each, row_edges
 
 __all__ = ["reverse_cuthill_mckee"]
 
@@ -100,8 +100,7 @@ def _plus_transpose(indptr, indices, data, n):
     if not merged:  # SciPy's general sum lists a row's columns in the reverse of their first appearance
         back = argsort(add(multiply(pr, 2 * nnz), subtract(2 * nnz - 1, first)))
         pr, pc = take(pr, back), take(pc, back)
-    out_ptr = concatenate([zeros((1,), I64), cumsum(bincount(pr, minlength=n), dtype=I64)])
-    return out_ptr, pc
+    return searchsorted(pr, arange(n + 1, dtype=I64)), pc  # pr ascending: each row's first entry
 
 
 def _cuthill_mckee(indptr, indices, n, dtype):
@@ -109,7 +108,7 @@ def _cuthill_mckee(indptr, indices, n, dtype):
     nnz = int(indices.size)
     rowlen = subtract(indptr[1:], indptr[:-1])
     row = canon.expand(indptr, nnz, I64)
-    loops = bincount(where(equal(row, indices), row, n), minlength=n + 1)[:n]
+    loops = canon.segment_sum(equal(row, indices).astype(I64), row, n)  # a row's entries on the diagonal
     degree = add(rowlen, greater(loops, 0).astype(I64))
     lonely = equal(rowlen, loops)  # nothing in its row but itself
     # NumPy's argsort of the degrees in SciPy's dtype: its ties are SciPy's (the one host step)
