@@ -4,6 +4,7 @@ in): they hold for any correct result, not only SciPy's."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 import scipy.sparse as ssp
 from scipy.sparse import csgraph as scg
 
@@ -20,6 +21,15 @@ def random_capacities(rng, n, k, dtype=np.int32, dup=True, loops=True):
         row, col = key // n, key % n
     cap = rng.integers(1, 10, row.size).astype(dtype)
     return ssp.csr_array((cap, (row.astype(np.int32), col.astype(np.int32))), shape=(n, n))
+
+
+def raises_like(f, g):
+    """f and g raise the same exception type with the same message."""
+    with pytest.raises(Exception) as want:
+        f()
+    with pytest.raises(type(want.value)) as got:
+        g()
+    assert str(got.value) == str(want.value)
 
 
 def check_flow(graph, source, sink, value, flow):

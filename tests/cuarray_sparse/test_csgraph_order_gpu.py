@@ -54,6 +54,16 @@ def test_rcm_is_scipys(symmetric_mode):
     _same_rcm(grid_graph(rng, 24), symmetric_mode)
 
 
+def test_rcm_data_dtypes():
+    """Entries of A + A^T sum in the data's type, as SciPy's: uint8's 254 + 2 wraps to 0 (no edge)."""
+    rng = np.random.default_rng()
+    for dtype in (np.bool_, np.uint8, np.int64, np.float32, np.complex128):
+        for kind in ("canonical", "unsorted"):
+            g = rcm_graph(rng, 120, 300, kind)
+            g.data = (g.data * (1 + 1j) if dtype == np.complex128 else g.data).astype(dtype)
+            _same_rcm(g, False)
+
+
 def test_rcm_special_graphs_and_errors():
     for g in (ssp.csr_array((6, 6)), ssp.csr_array(np.eye(4)), ssp.csc_array(np.ones((5, 5)))):
         for symmetric_mode in (False, True):
