@@ -79,12 +79,13 @@ def test_rcm_special_graphs_and_errors():
 
 def test_matching_is_maximum():
     rng = np.random.default_rng()
-    for (m, n), degree in (((1, 1), 1.0), ((3, 0), 1.0), ((40, 60), 1.5), ((500, 400), 2.0), ((3000, 3000), 3.0)):
+    # the last: about 30 phases, the later ones flipping paths of 10 to 30 edges
+    for (m, n), degree in (((1, 1), 1.0), ((3, 0), 1.0), ((40, 60), 1.5), ((500, 400), 2.0), ((2000, 2000), 3.0)):
         g = bipartite(rng, m, n, degree)
         size = scg.structural_rank(g) if m and n else 0  # SciPy's: a maximum matching's size
         got = cg.structural_rank(_device(g))
         assert type(got) is int and got == size, ((m, n), got, size)
-        for h in (g, g.tocsc(), g.tocoo()):
+        for h in (g, g.tocsc(), g.tocoo()) if m < 1000 else (g,):
             for perm_type in ("row", "column"):
                 match = cg.maximum_bipartite_matching(_device(h), perm_type=perm_type)
                 assert isinstance(match, cuarray.ndarray), type(match)
