@@ -83,17 +83,17 @@ def _plus_transpose(indptr, indices, data, n):
     unsorted = any_(logical_and(same_row, less_equal(indices[1:], indices[:-1])))
     merged = not bool(to_host(unsorted))  # device read: which of SciPy's two sums it takes
     r, c = concatenate([row, indices]), concatenate([indices, row])
-    kind = data.dtype
-    if kind.kind in "iu" or kind == numpy.float16:
+    own = data.dtype
+    if own.kind in "iu" or own == numpy.float16:
         # summed wider, then wrapped (or rounded) back: the sum in the data's own type, as SciPy's
-        data = data.astype(I64 if kind.kind in "iu" else numpy.float32)
+        data = data.astype(I64 if own.kind in "iu" else numpy.float32)
     by_pair = argsort(add(multiply(r, n), c))  # stable: within a pair, A's entries, then A^T's
     key = take(add(multiply(r, n), c), by_pair)
     head = concatenate([ones((1,), bool), not_equal(key[1:], key[:-1])])
     firsts = flatnonzero(head)  # device read: the count of distinct pairs
     pair = subtract(cumsum(head, dtype=I64), 1)
     total = canon.segment_sum(take(concatenate([data, data]), by_pair), pair, int(firsts.size))
-    keep = not_equal(total.astype(kind, copy=False), 0)
+    keep = not_equal(total.astype(own, copy=False), 0)
     first = take(by_pair, firsts)  # A's entries, then A^T's, in CSR order: SciPy's order of meeting them
     first = first[keep]  # device read: the edge count of the sum
     pr, pc = take(r, first), take(c, first)
