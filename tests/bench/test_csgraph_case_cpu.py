@@ -60,3 +60,13 @@ def test_maxflow_and_structural_rank_host_setups_are_scipys_calls():
     got = C.flow.setups["numpy"](np, 5000, None)()
     assert got.flow_value == scg.maximum_flow(g, 0, 999).flow_value > 0
     assert C.srank.setups["numpy"](np, 5000, None)() == scg.structural_rank(g) > 0
+
+
+@pytest.mark.parametrize("shape", ["grid", "random"])
+def test_rcm_host_setup_is_scipys_call(shape):
+    (case,) = cases.select(ids=["csgraph-rcm"])
+    assert case.params == ("grid", "random") and set(case.setups) == {"cuarray", "numpy"}
+    g = C._rcm_graph(np, 2500, shape)
+    assert g.shape == (2500, 2500) and g.nnz > 2500
+    got = C.rcm.setups["numpy"](np, 2500, shape)()
+    np.testing.assert_array_equal(got, scg.reverse_cuthill_mckee(g))

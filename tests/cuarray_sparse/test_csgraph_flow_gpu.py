@@ -1,7 +1,7 @@
-"""The masked-array conversions, maximum_flow, the matchings, structural_rank,
-reverse_cuthill_mckee and yen on device graphs against scipy.sparse.csgraph: masks and CSRs
-exactly SciPy's; flows valid with SciPy's value (both methods); matchings valid with SciPy's size;
-SciPy's exceptions for bad input; results are cuarray objects of SciPy's dtypes and kinds."""
+"""The masked-array conversions, maximum_flow, min_weight_full_bipartite_matching and yen on
+device graphs against scipy.sparse.csgraph: masks and CSRs exactly SciPy's; flows valid with
+SciPy's value (both methods); SciPy's exceptions for bad input; results are cuarray objects of
+SciPy's dtypes and kinds (the device matching and reordering: test_csgraph_order_gpu.py)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ import cuarray
 import cuarray.sparse as sp
 from cuarray.sparse import csgraph as cg
 
-from ._flow_checks import check_flow, check_matching, check_rcm, check_yen, random_capacities
+from ._flow_checks import check_flow, check_yen, random_capacities
 
 pytestmark = pytest.mark.gpu
 
@@ -77,16 +77,8 @@ def test_maximum_flow(method):
             cg.maximum_flow(_device(h), s, t)
 
 
-def test_matching_rank_and_min_weight():
+def test_min_weight_full_bipartite_matching():
     rng = np.random.default_rng()
-    for m, n, p in ((1, 1, 1.0), (30, 45, 0.05), (500, 400, 0.004)):
-        g = ssp.csr_array((rng.random((m, n)) < p).astype(np.float64))
-        size = scg.structural_rank(g)
-        assert cg.structural_rank(_device(g)) == size
-        for perm_type in ("row", "column"):
-            got = cg.maximum_bipartite_matching(_device(g), perm_type=perm_type)
-            assert isinstance(got, cuarray.ndarray)
-            check_matching(g, got.get(), perm_type, size)
     a = np.where(rng.random((20, 30)) < 0.5, rng.integers(1, 50, (20, 30)), 0).astype(np.float64)
     a[np.arange(20), rng.permutation(30)[:20]] = rng.integers(1, 50, 20)
     wr, wc = scg.min_weight_full_bipartite_matching(ssp.csr_array(a))
@@ -94,18 +86,10 @@ def test_matching_rank_and_min_weight():
     assert np.unique(c).size == 20 and (a[r, c] != 0).all() and a[r, c].sum() == a[wr, wc].sum()
     with pytest.raises(ValueError):
         cg.min_weight_full_bipartite_matching(_device(ssp.csr_array(np.array([[1.0, 0], [2, 0]]))))
-    with pytest.raises(TypeError):
-        cg.structural_rank(cuarray.ones((3, 3)))
 
 
-def test_reverse_cuthill_mckee_and_yen():
+def test_yen():
     rng = np.random.default_rng()
-    g = random_capacities(rng, 300, 600, np.float64)
-    for symmetric_mode in (False, True):
-        h = (g + g.T).tocsr() if symmetric_mode else g
-        got = cg.reverse_cuthill_mckee(_device(h), symmetric_mode=symmetric_mode)
-        assert isinstance(got, cuarray.ndarray)
-        check_rcm(h, got.get(), symmetric_mode)
     y = random_capacities(rng, 30, 150, np.float64, loops=False)
     for directed in (True, False):
         wd = scg.yen(y, 0, 7, 6, directed=directed)

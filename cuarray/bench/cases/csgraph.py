@@ -87,10 +87,15 @@ def _flow_graph(xp, edges):
     rng = numpy.random.default_rng(96)
     row, col = rng.integers(0, n, edges, dtype=numpy.int32), rng.integers(0, n, edges, dtype=numpy.int32)
     host = scipy.sparse.csr_array((rng.integers(1, 10, edges, dtype=numpy.int32), (row, col)), shape=(n, n))
+    return _on(xp, host)
+
+
+def _on(xp, host):
+    """A host CSR array as `xp`'s (SciPy's itself for the numpy column)."""
     if getattr(xp, "__name__", "") == "numpy":
         return host
     return xp.sparse.csr_array((xp.asarray(host.data), xp.asarray(host.indices), xp.asarray(host.indptr)),
-                               shape=(n, n))
+                               shape=host.shape)
 
 
 flow = register("csgraph-maxflow", group="sparse",
@@ -107,7 +112,8 @@ def _(xp, n, param):
 
 
 srank = register("csgraph-structural-rank", group="sparse",
-                 description="structural_rank, 1e5 x 1e5, 5e5 entries; cuarray runs SciPy's Hopcroft-Karp on the host",
+                 description="structural_rank, 1e5 x 1e5, 5e5 entries (a maximum bipartite matching: cuarray's parallel "
+                             "Hopcroft-Karp on the device, SciPy's on the host)",
                  size=5 * 10**5, quick=5 * 10**4)
 
 
@@ -115,4 +121,38 @@ srank = register("csgraph-structural-rank", group="sparse",
 def _(xp, n, param):
     g = _flow_graph(xp, n)
     f = _csgraph(xp).structural_rank
+    return lambda: f(g)
+
+
+def _rcm_graph(xp, n, shape):
+    """`shape` "grid": a 5-point grid of about n vertices, shuffled (many breadth-first levels);
+    "random": n vertices and 5n random directed entries (few levels). Float ones, CSR, a fixed seed;
+    reverse_cuthill_mckee sums A + A^T itself."""
+    import numpy
+    import scipy.sparse
+
+    rng = numpy.random.default_rng(96)
+    if shape == "grid":
+        side = max(2, int(round(n ** 0.5)))
+        n = side * side
+        i = numpy.arange(n).reshape(side, side)
+        p = rng.permutation(n)
+        row, col = p[numpy.r_[i[:, :-1].ravel(), i[:-1, :].ravel()]], p[numpy.r_[i[:, 1:].ravel(), i[1:, :].ravel()]]
+    else:
+        row, col = rng.integers(0, n, 5 * n), rng.integers(0, n, 5 * n)
+    host = scipy.sparse.csr_array((numpy.ones(row.size), (row.astype(numpy.int32), col.astype(numpy.int32))),
+                                  shape=(n, n))
+    return _on(xp, host)
+
+
+rcm = register("csgraph-rcm", group="sparse",
+               description="reverse_cuthill_mckee of a shuffled 2-D grid (1e6 vertices, ~2000 levels) and of a random "
+                           "graph (1e6 vertices, 5e6 entries); cuarray's level-synchronous search on the device",
+               size=10**6, quick=10**5, params=("grid", "random"), param_label=lambda p: p)
+
+
+@rcm.setup("cuarray", "numpy")
+def _(xp, n, shape):
+    g = _rcm_graph(xp, n, shape)
+    f = _csgraph(xp).reverse_cuthill_mckee
     return lambda: f(g)

@@ -22,8 +22,8 @@ from ._masked import csgraph_masked_from_dense as csgraph_masked_from_dense
 from ._masked import csgraph_from_masked as csgraph_from_masked
 from ._masked import csgraph_to_masked as csgraph_to_masked
 from ._sequential import maximum_flow as maximum_flow
-from ._sequential import maximum_bipartite_matching as maximum_bipartite_matching
-from ._sequential import structural_rank as structural_rank
+from ._matching import maximum_bipartite_matching as maximum_bipartite_matching
+from ._matching import structural_rank as structural_rank
 from ._sequential import min_weight_full_bipartite_matching as min_weight_full_bipartite_matching
-from ._sequential import reverse_cuthill_mckee as reverse_cuthill_mckee
+from ._ordering import reverse_cuthill_mckee as reverse_cuthill_mckee
 from ._sequential import yen as yen

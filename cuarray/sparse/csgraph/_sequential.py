@@ -1,15 +1,14 @@
-"""Matching, flow, reordering and k-shortest paths on the host. See
-`scipy.sparse.csgraph.maximum_flow`, `maximum_bipartite_matching`, `structural_rank`,
-`min_weight_full_bipartite_matching`, `reverse_cuthill_mckee` and `yen`.
+"""Flow, weighted matching and k-shortest paths on the host. See
+`scipy.sparse.csgraph.maximum_flow`, `min_weight_full_bipartite_matching` and `yen`.
 
-These are augmenting-path algorithms (Hopcroft-Karp, Edmonds-Karp, Dinic's blocking flows, LAPJVsp's
-shortest augmenting paths), a breadth-first ordering whose next vertex depends on the last one
-(Cuthill-McKee) and Yen's path deviations: each step extends one path found by the step before, so a
-device version is a few threads walking the graph with a synchronisation per augmentation. They run on
-the host instead: the graph is copied there once (its CSR/CSC arrays, or the dense array), SciPy's
-routine runs (SciPy is the optional `cuarray[scipy]`), and the results are copied back once. The
-results, and the exceptions for bad input, are SciPy's exactly. Device versions (push-relabel flow,
-auction matching) are the next step where graphs are large enough for them to pay."""
+These are augmenting-path algorithms (Edmonds-Karp, Dinic's blocking flows, LAPJVsp's shortest
+augmenting paths) and Yen's path deviations: each step extends one path found by the step before,
+so a device version is a few threads walking the graph with a synchronisation per augmentation.
+They run on the host instead: the graph is copied there once (its CSR/CSC arrays, or the dense
+array), SciPy's routine runs (SciPy is the optional `cuarray[scipy]`), and the results are copied
+back once. The results, and the exceptions for bad input, are SciPy's exactly. The unweighted
+matching and the reordering run on the device (_matching.py, _ordering.py); push-relabel flow is
+the next step where graphs are large enough for it to pay."""
 
 from __future__ import annotations
 
@@ -20,8 +19,7 @@ from ..._core.transfer import from_host, to_host
 from .._base import container
 from .._sputils import issparse
 
-__all__ = ["MaximumFlowResult", "maximum_flow", "maximum_bipartite_matching", "structural_rank",
-           "min_weight_full_bipartite_matching", "reverse_cuthill_mckee", "yen"]
+__all__ = ["MaximumFlowResult", "maximum_flow", "min_weight_full_bipartite_matching", "yen"]
 
 
 def _host_graph(graph, fn):
@@ -62,23 +60,6 @@ def maximum_flow(csgraph, source, sink, *, method="dinic"):
     return MaximumFlowResult(int(out.flow_value), _device_csr(out.flow))
 
 
-def maximum_bipartite_matching(graph, perm_type="row"):
-    """See `scipy.sparse.csgraph.maximum_bipartite_matching`. Runs on the host (SciPy's
-    Hopcroft-Karp; the module's docstring); the result is SciPy's, a cuarray int32 array. Needs
-    SciPy."""
-    from scipy.sparse.csgraph import maximum_bipartite_matching as host_match  # optional dependency
-
-    return from_host(host_match(_host_graph(graph, "maximum_bipartite_matching"), perm_type))
-
-
-def structural_rank(graph):
-    """See `scipy.sparse.csgraph.structural_rank`: the size of a maximum bipartite matching, found
-    on the host (SciPy's Hopcroft-Karp; the module's docstring). Returns a Python int. Needs SciPy."""
-    from scipy.sparse.csgraph import structural_rank as host_rank  # optional dependency
-
-    return int(host_rank(_host_graph(graph, "structural_rank")))
-
-
 def min_weight_full_bipartite_matching(biadjacency, maximize=False):
     """See `scipy.sparse.csgraph.min_weight_full_bipartite_matching`. Runs on the host (SciPy's
     LAPJVsp; the module's docstring): the rows and columns are SciPy's, as cuarray arrays, and a
@@ -87,18 +68,6 @@ def min_weight_full_bipartite_matching(biadjacency, maximize=False):
 
     rows, cols = host_lap(_host_graph(biadjacency, "min_weight_full_bipartite_matching"), maximize)
     return from_host(rows), from_host(cols)
-
-
-def reverse_cuthill_mckee(graph, symmetric_mode=False):
-    """See `scipy.sparse.csgraph.reverse_cuthill_mckee`. Runs on the host (SciPy's ordering; the
-    module's docstring), so the permutation is SciPy's exactly, a cuarray int32 array. Needs
-    SciPy. A 0 x 0 CSR/CSC graph gives the empty permutation (SciPy 1.17/1.18 raise there)."""
-    from scipy.sparse.csgraph import reverse_cuthill_mckee as host_rcm  # optional dependency
-
-    host = _host_graph(graph, "reverse_cuthill_mckee")
-    if getattr(host, "format", None) in ("csr", "csc") and host.shape == (0, 0):
-        return from_host(numpy.zeros(0, numpy.int32))
-    return from_host(host_rcm(host, symmetric_mode))
 
 
 def yen(csgraph, source, sink, K, *, directed=True, return_predecessors=False, unweighted=False):
