@@ -262,6 +262,17 @@ def test_limits_and_options(host_optimize):
         np.testing.assert_allclose(r.x, want, atol=2e-5, err_msg=repr(opts))
 
 
+def test_non_finite_x0_as_scipy(host_optimize):
+    # SciPy's TNC raises nothing: a NaN start ends "Unable to progress" after maxfun's calls
+    x0 = np.array([np.nan, 1.0, 1.0])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        r = host_optimize.minimize(so.rosen, x0, method="TNC", jac=so.rosen_der)
+        ref = so.minimize(so.rosen, x0, method="TNC", jac=so.rosen_der)
+    assert (r.status, r.message, r.nit, r.success) == (ref.status, ref.message, ref.nit, False)
+    np.testing.assert_array_equal(r.x, ref.x)
+
+
 def _raises_as_scipy(ours, theirs, call):
     raises_as_scipy(lambda: call(ours), lambda: call(theirs))
 
