@@ -32,11 +32,12 @@ X0 = np.array([1.3, 0.7, 0.8, 1.9, 1.2])  # SciPy's Rosenbrock start, in [1]*5's
 def test_rosenbrock(jac):
     # ftol = xtol = 0: TNC stops on its projected-gradient test (status 0), |g * (1 + |x0|)| below
     # 1.2e-6; the Hessian's smallest eigenvalue at [1]*5 is ~0.4: |x - 1| <= 3e-6, 1e-5 with margin
+    # (or, rarely, on a step that left f unchanged to the last bit: status 1, at the same floor)
     fun = (lambda x: (co.rosen(x), co.rosen_der(x))) if jac is True else co.rosen
     r = co.minimize(fun, cuarray.asarray(X0), method="TNC", jac=True if jac is True else co.rosen_der,
                     options={"maxfun": 5000, "ftol": 0, "xtol": 0})
     assert isinstance(r.x, cuarray.ndarray) and isinstance(r.jac, cuarray.ndarray) and isinstance(r.fun, float)
-    assert r.status == 0 and r.success, (r.message, r.nit, r.x.get())
+    assert r.status in (0, 1) and r.success, (r.message, r.nit, r.x.get())
     np.testing.assert_allclose(r.x.get(), np.ones(5), rtol=0, atol=1e-5)
     np.testing.assert_allclose(r.jac.get(), so.rosen_der(r.x.get()), rtol=1e-10, atol=1e-12)
     assert abs(r.fun - so.rosen(r.x.get())) <= 1e-14
