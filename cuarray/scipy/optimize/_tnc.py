@@ -198,14 +198,14 @@ def minimize_tnc(fun, x0, args, jac, bounds, callback, eps=1e-8, scale=None, off
         xscale = as_parameter(numpy.abs(scale_h), _FN)
     else:
         const_h = both & (lo_h == hi_h)
-        span = numpy.where(both, numpy.where(both, hi_h, 0.0) - numpy.where(both, lo_h, 0.0), 0.0)
+        span = numpy.where(both, hi_h, 0.0) - numpy.where(both, lo_h, 0.0)  # no inf - inf
         xscale = where(as_parameter(both, _FN), as_parameter(span, _FN), 1.0 + absolute(x))
     if numpy.all((lo_h == hi_h) | const_h):  # the C code's answer after its first evaluation
         return _result(obj, x, CONSTANT, 0)
     const = as_parameter(const_h, _FN)
     if offset_h is not None:
         xoffset = as_parameter(offset_h, _FN)
-    elif scale_h is not None:
+    elif scale_h is not None:  # the C code leaves these offsets unset; x keeps the scaling sane
         xoffset = x
     else:
         mid = (numpy.where(both, hi_h, 0.0) + numpy.where(both, lo_h, 0.0)) * 0.5
@@ -447,7 +447,8 @@ def _direction(prob, pre, xs, g, gnorm, pivot, xnorm_d, o, maxfun):
             break
         emat, zsol, r = emat_next, zsol_next, r_next
         qnew = (gtp + pr) * 0.5
-        qtest = (k + 1) * (1.0 - qold / qnew)
+        with numpy.errstate(divide="ignore", invalid="ignore"):  # a zero model value: the C code's inf/NaN
+            qtest = (k + 1) * (1.0 - numpy.float64(qold) / qnew)
         if qtest <= 0.5:
             break
         if gtp > 0.0:  # uphill: the step before
