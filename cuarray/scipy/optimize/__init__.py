@@ -27,5 +27,6 @@ from ._rosen import rosen_der as rosen_der
 from ._rosen import rosen_hess as rosen_hess
 from ._rosen import rosen_hess_prod as rosen_hess_prod
 from ._scalar import minimize_scalar as minimize_scalar
+from ._tnc import fmin_tnc as fmin_tnc
 from ._scalar import root_scalar as root_scalar
 from ._root import root as root

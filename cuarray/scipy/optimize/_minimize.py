@@ -15,6 +15,7 @@ import numpy
 from ..._core.host_input import as_parameter
 from ..._core.transfer import to_host
 from ..._creation.matrices import eye
+from ..._indexing.inserting import take
 from ..._logic.content import isnan
 from ..._logic.truth import any as any_
 from ..._manipulation.joining import stack
@@ -29,15 +30,16 @@ from ._neldermead import minimize_neldermead
 from ._newtoncg import minimize_newtoncg
 from ._powell import minimize_powell
 from ._result import Bounds, OptimizeResult
-from ._slsqp import fixed_by_bounds, minimize_slsqp, old_constraints
+from ._slsqp import Reduced, fixed_by_bounds, minimize_slsqp, old_constraints
+from ._tnc import minimize_tnc
 from ._trustexact import exact_solve
 from ._trustkrylov import krylov_solve
 from ._trustregion import minimize_trust_region, steihaug_solve
 
 __all__ = ["minimize", "SUPPORTED"]
 
-SUPPORTED = ("BFGS", "CG", "L-BFGS-B", "Nelder-Mead", "Newton-CG", "Powell", "SLSQP", "trust-ncg", "trust-krylov",
-             "trust-exact")
+SUPPORTED = ("BFGS", "CG", "L-BFGS-B", "Nelder-Mead", "Newton-CG", "Powell", "SLSQP", "TNC", "trust-ncg",
+             "trust-krylov", "trust-exact")
 _TRUST = ("trust-ncg", "trust-krylov", "trust-exact")
 _epsilon = numpy.sqrt(numpy.finfo(float).eps)
 _MESSAGES = {"success": "Optimization terminated successfully.",
@@ -123,19 +125,19 @@ def minimize(fun, x0, args=(), method=None, jac=None, hess=None, hessp=None, bou
                       RuntimeWarning, stacklevel=2)
     if meth in ("nelder-mead", "powell") and (callable(jac) or jac is True or (isinstance(jac, str) and bool(jac))):
         warnings.warn(f"Method {method} does not use gradient information (jac).", RuntimeWarning, stacklevel=2)
-    if meth in ("bfgs", "cg", "nelder-mead", "newton-cg", "l-bfgs-b", "powell") + _TRUST and constraints:
+    if meth in ("bfgs", "cg", "nelder-mead", "newton-cg", "l-bfgs-b", "powell", "tnc") + _TRUST and constraints:
         warnings.warn(f"Method {method} cannot handle constraints.", RuntimeWarning, stacklevel=2)
     if meth in ("bfgs", "cg", "newton-cg") + _TRUST and bounds is not None:
         warnings.warn(f"Method {method} cannot handle bounds.", RuntimeWarning, stacklevel=2)
-    if meth in ("l-bfgs-b", "slsqp") and options.get("return_all", False):
+    if meth in ("l-bfgs-b", "slsqp", "tnc") and options.get("return_all", False):
         warnings.warn(f"Method {method} does not support the return_all option.", RuntimeWarning, stacklevel=2)
-    if not (callable(jac) or jac is True or (jac in FD_METHODS and meth in ("bfgs", "cg", "l-bfgs-b", "slsqp"))):
+    if not (callable(jac) or jac is True or (jac in FD_METHODS and meth in ("bfgs", "cg", "l-bfgs-b", "slsqp", "tnc"))):
         jac = None
-    if tol is not None and meth in ("l-bfgs-b", "slsqp"):
+    if tol is not None and meth in ("l-bfgs-b", "slsqp", "tnc"):
         options.setdefault("ftol", tol)
-    if tol is not None and meth in ("bfgs", "cg", "l-bfgs-b") + _TRUST:
+    if tol is not None and meth in ("bfgs", "cg", "l-bfgs-b", "tnc") + _TRUST:
         options.setdefault("gtol", tol)
-    if tol is not None and meth in ("newton-cg", "powell"):
+    if tol is not None and meth in ("newton-cg", "powell", "tnc"):
         options.setdefault("xtol", tol)
     if tol is not None and meth == "powell":
         options.setdefault("ftol", tol)
@@ -147,7 +149,7 @@ def minimize(fun, x0, args=(), method=None, jac=None, hess=None, hessp=None, bou
     if meth == "_custom":
         return method(fun, x0, args=args, jac=jac, hess=hess, hessp=hessp, bounds=bounds, constraints=constraints,
                       callback=callback, **options)
-    if meth not in ("bfgs", "cg", "nelder-mead", "newton-cg", "l-bfgs-b", "powell", "slsqp") + _TRUST:
+    if meth not in ("bfgs", "cg", "nelder-mead", "newton-cg", "l-bfgs-b", "powell", "slsqp", "tnc") + _TRUST:
         if meth in _SCIPY_METHODS:
             raise ValueError(f"Method {method} is not available in cuarray.scipy.optimize.minimize yet; "
                              f"supported methods: {', '.join(SUPPORTED)} (or a callable)")
@@ -158,11 +160,14 @@ def minimize(fun, x0, args=(), method=None, jac=None, hess=None, hessp=None, bou
         bounds = _new_bounds(bounds, x0)
         if meth == "slsqp" and numpy.all(bounds.lb == bounds.ub):
             return fixed_by_bounds(fun, args, bounds, constraints)
-        if meth == "l-bfgs-b" and numpy.all(bounds.lb == bounds.ub):
+        if meth in ("l-bfgs-b", "tnc") and numpy.all(bounds.lb == bounds.ub):
             # SciPy's answer when the bounds fix every variable: x = lb, one evaluation
             x = as_parameter(bounds.lb.astype(numpy.float64), "scipy.optimize.minimize")
             return OptimizeResult(x=x, fun=fun(x, *args), success=True, nfev=1, njev=0, nhev=0,
                                   message="All independent variables were fixed by bounds.")
+    if meth == "tnc":  # SciPy calls TNC's callback(x) itself, unwrapped
+        _check_unknown({k: v for k, v in options.items() if k not in _TNC_OPTIONS})
+        return _tnc(fun, x0, args, jac, bounds, callback, {k: v for k, v in options.items() if k in _TNC_OPTIONS})
     callback = _wrap_callback(callback)
     if meth in _TRUST:
         return _trust(meth, fun, x0, args, jac, hess, hessp, callback, options)
@@ -227,6 +232,24 @@ def _trust(meth, fun, x0, args, jac, hess, hessp, callback, options):
                                 hessian_at_proposal=meth == "trust-exact", **options)
     if getattr(callback, "stop_iteration", False):
         res.success, res.status, res.message = False, 99, "`callback` raised `StopIteration`."
+    return res
+
+
+_TNC_OPTIONS = ("eps", "scale", "offset", "mesg_num", "maxCGit", "eta", "stepmx", "accuracy", "minfev", "ftol", "xtol",
+                "gtol", "rescale", "disp", "finite_diff_rel_step", "maxfun", "workers")
+
+
+def _tnc(fun, x0, args, jac, bounds, callback, options):
+    """TNC without the variables that the bounds fix (SciPy's `minimize` always takes them out for
+    TNC): they come back in x, with NaN in jac."""
+    fixed = None if bounds is None else numpy.asarray(bounds.lb == bounds.ub)
+    if fixed is None or not fixed.any():
+        return minimize_tnc(fun, x0, args, jac, bounds, callback, **options)
+    red = Reduced(fixed, bounds)
+    res = minimize_tnc(red.fun(fun, jac is True), take(x0, red.free_d), args,
+                       red.grad(jac) if callable(jac) else jac, red.bounds,
+                       None if callback is None else (lambda x: callback(red.full(x))), **options)
+    res.x, res.jac = red.full(res.x), red.full(res.jac, numpy.nan)
     return res
 
 

@@ -27,7 +27,7 @@ from ._objective import FD_METHODS, Objective
 from ._result import OptimizeResult
 from ._slsqp_qp import damped_bfgs, search_direction
 
-__all__ = ["minimize_slsqp", "old_constraints", "fixed_by_bounds"]
+__all__ = ["minimize_slsqp", "old_constraints", "fixed_by_bounds", "Reduced"]
 
 _epsilon = float(numpy.sqrt(numpy.finfo(numpy.float64).eps))
 _MODES = {0: "Optimization terminated successfully",
@@ -167,7 +167,7 @@ class _Constraints:
         return concatenate(parts) if parts else None
 
 
-class _Reduced:
+class Reduced:
     """The problem in the variables that the bounds leave free: `full` puts a free vector back
     among the fixed values (a device gather, exact), the wrappers give the user's functions full
     vectors and take the free entries of their derivatives."""
@@ -235,7 +235,7 @@ def minimize_slsqp(fun, x0, args, jac, bounds, constraints, callback, halt, maxi
                                               any(not callable(con.get("jac")) for con in constraints)):
         # as SciPy's `minimize`: finite differences cannot step in a variable fixed by its bounds, so the
         # fixed variables leave the problem
-        red = _Reduced(fixed, bounds)
+        red = Reduced(fixed, bounds)
         res = minimize_slsqp(red.fun(fun, jac is True), take(x0, red.free_d), args,
                              red.grad(jac) if callable(jac) else jac, red.bounds, red.constraints(constraints),
                              red.callback(callback), halt, maxiter, ftol, iprint, disp, eps, finite_diff_rel_step,
