@@ -47,9 +47,11 @@ def _list(cases) -> str:
 
 
 def default_libs(selected) -> list:
-    """The libraries the `selected` cases run on, in column order: JAX, a column of the compilers
-    group only, is not imported (seconds, and its GPU start) for the others."""
-    return [n for n in _cases.LIBRARIES if any(n in c.setups for c in selected)]
+    """The libraries the `selected` cases run on, in column order. JAX (seconds to import, its own
+    GPU start, CUDA libraries of its own) is a default column only with the compilers group (an
+    explicit group); elsewhere (minimize-logreg's BFGS) it runs when `--libs` names it."""
+    return [n for n in _cases.LIBRARIES
+            if any(n in c.setups and (n != "jax" or c.explicit) for c in selected)]
 
 
 def _plot(result, path) -> int:

@@ -17,7 +17,7 @@ from cuarray.bench.cases import optimize_minimize as C
 
 def test_registered():
     (case,) = cases.select(ids=["minimize-logreg"])
-    assert case.group == "optimize" and set(case.setups) == {"cuarray", "numpy"} and case.ops == C.ITERATIONS
+    assert case.group == "optimize" and set(case.setups) == {"cuarray", "numpy", "jax"} and case.ops == C.ITERATIONS
 
 
 def test_host_setup_runs_scipys_bfgs():

@@ -6,7 +6,10 @@ the host ("numpy" column).
   every library does the same work; the row's time / 10 is the time per iteration: two matrix-vector
   products over the n x d data a function call, the line search's scalar reads, BFGS's d x d
   update). SciPy n/a above 1e5 samples (8 GB of data, seconds an iteration on the host). CuPy n/a:
-  cupyx has no scipy.optimize.minimize.
+  cupyx has no scipy.optimize.minimize. The `jax` column: `jax.scipy.optimize.minimize(method=
+  'BFGS')` on the same float64 data (x64 enabled), the whole minimize under `jax.jit` (compiled
+  in the setup, outside the timing), the gradient by JAX's autodiff, 10 iterations; it runs when
+  named: `python -m cuarray.bench --cases minimize-logreg --libs cuarray,numpy,jax`.
 - minimize-lbfgsb-logreg: the same problem with a small ridge (1e-3 |w|^2 / 2, so the minimizer is
   unique), minimize(method='L-BFGS-B', jac=True) from w = 0 to convergence at SciPy's default
   tolerances; the row's extra number `nit` (the iterations this library took) gives the time per
@@ -20,6 +23,8 @@ the host ("numpy" column).
   1e5 samples as above."""
 
 from __future__ import annotations
+
+import importlib
 
 import numpy
 
@@ -74,6 +79,23 @@ def run(opt, xp, n, d):
 @logreg.setup("cuarray", "numpy")
 def _(xp, n, param):
     return run(_optimize(xp, n), xp, n, D)
+
+
+@logreg.setup("jax")
+def _(jax, n, param):
+    jax.config.update("jax_enable_x64", True)  # the problem is float64, as the other columns'
+    jnp = importlib.import_module("jax.numpy")
+    minimize = importlib.import_module("jax.scipy.optimize").minimize
+    X, y = problem(jnp, n, D)
+
+    def loss(w):
+        z = X @ w
+        return jnp.sum(jnp.logaddexp(0.0, z) - y * z) / n
+
+    solve = jax.jit(lambda w0: minimize(loss, w0, method="BFGS", options={"maxiter": ITERATIONS}).x)
+    w0 = jnp.zeros(D, dtype=jnp.float64)
+    solve(w0).block_until_ready()  # the trace and compile, outside the timing
+    return lambda: solve(w0).block_until_ready()
 
 
 RIDGE = 1e-3
