@@ -14,11 +14,11 @@ from ..._manipulation.joining import hstack, vstack
 from ._ivp_base import EPS, OdeSolution, OdeSolver
 from .._rich_result import RichResult
 from ._bdf import BDF
+from ._lsoda import LSODA
 from ._radau import Radau
 from ._rk import DOP853, RK23, RK45
 
-METHODS = {"RK23": RK23, "RK45": RK45, "DOP853": DOP853, "Radau": Radau, "BDF": BDF}
-NOT_BUILT = ("LSODA",)  # not yet on the device
+METHODS = {"RK23": RK23, "RK45": RK45, "DOP853": DOP853, "Radau": Radau, "BDF": BDF, "LSODA": LSODA}
 
 MESSAGES = {0: "The solver successfully reached the end of the integration interval.",
             1: "A termination event occurred."}
@@ -86,9 +86,6 @@ def _host_times(t_eval):
 
 
 def _check_method(method):
-    if method in NOT_BUILT:
-        raise NotImplementedError(f"cuarray.scipy.integrate.solve_ivp: method {method!r} is not yet built on the "
-                                  f"device; the explicit methods are {list(METHODS)}.")
     if method not in METHODS and not (inspect.isclass(method) and issubclass(method, OdeSolver)):
         raise ValueError(f"`method` must be one of {METHODS} or OdeSolver class.")
     return METHODS.get(method, method) if isinstance(method, str) else method
