@@ -1,4 +1,4 @@
-"""`solve_ivp` for the explicit Runge-Kutta methods, after SciPy's `scipy.integrate._ivp.ivp`:
+"""`solve_ivp` for every method, after SciPy's `scipy.integrate._ivp.ivp`:
 the host drives the step loop, the solver's state and its dense output stay on the device. Per
 accepted step the loop reads the error norm of each trial (the solver) and, with `events`, each
 event function's value; an event's root is found by Brent's method on the host (SciPy's
@@ -95,10 +95,10 @@ def solve_ivp(fun, t_span, y0, method="RK45", t_eval=None, dense_output=False, e
               args=None, **options):
     """See `scipy.integrate.solve_ivp`. `y0` is a cuarray array and `fun` computes on cuarray
     arrays; the returned `y`, `y_events` and the values of `sol` are device arrays and `t` a device
-    array. Methods 'RK23', 'RK45' and 'DOP853' (and OdeSolver subclasses); 'Radau', 'BDF' and
-    'LSODA' raise NotImplementedError. The step loop runs on the host with one small read per
-    trial step (its error norm) and one per event function and step. For many independent
-    systems at once see `solve_ivp_batched`.
+    array. All of SciPy's methods (and OdeSolver subclasses). The step loop runs on the host with
+    one small read per trial step (its error norm; per corrector iteration for the implicit
+    methods) and one per event function and step. For many independent systems at once see
+    `solve_ivp_batched`.
 
     Examples
     --------

@@ -56,8 +56,10 @@ class Driver:
     def set_weights(self, y):
         """DEWSET: the reciprocal error weights on the device; False where one vanished."""
         ewt = self.rtol * abs_(y) + self.atol
+        if self.check_weights and not float(read(min_(ewt))) > 0.0:
+            return False
         self.core.w = 1.0 / ewt
-        return not self.check_weights or float(read(min_(ewt))) > 0.0
+        return True
 
     def start(self, t, y0, tout, h0=0.0, tcrit=None):
         """istate 1: f at t0, the initial step (LSODA's h0 from the tolerances and ||f||) and the
@@ -89,8 +91,11 @@ class Driver:
                 tol = max([0.0] + [a / v for a, v in zip(atol, yabs) if v != 0.0])
             tol = min(max(tol, 100.0 * UROUND), 0.001)
             fnorm = reads(vmnorm(f0, core.w))[0]
-            h0 = 1.0 / (1.0 / (tol * w0 * w0) + tol * fnorm * fnorm) ** 0.5
+            with numpy.errstate(divide="ignore", over="ignore"):  # as LSODA's: tiny |t| gives h0 = 0
+                h0 = float(1.0 / numpy.sqrt(1.0 / numpy.float64(tol * w0 * w0) + tol * fnorm * fnorm))
             h0 = numpy.copysign(min(h0, tdist), tout - t)
+        if h0 == 0.0:  # LSODA's formula underflowed (|t0|, |tout| near the smallest floats)
+            raise IllegalInput
         rh = abs(h0) * core.hmxi
         if rh > 1.0:
             h0 = h0 / rh
