@@ -18,7 +18,7 @@ from cuarray.bench.cases import integrate as C
 def test_registered():
     got = {c.id: c for c in cases.select(groups=["integrate"])}
     assert set(got) == {"cumulative-simpson", "tanhsinh", "quad-vec", "quad-peaked", "ivp-lotka-volterra", "ivp-heat-bdf",
-                        "ivp-heat-bdf-sparse",
+                        "ivp-heat-bdf-sparse", "ivp-heat-lsoda",
                         "cubature-peaked"}
     for case in got.values():
         assert set(case.setups) == {"cuarray", "numpy"}

@@ -21,6 +21,13 @@ def test_row_registered_and_host_setup_runs():
     assert out["success"] == 1.0 and out["nlu"] >= 1 and out["time_s"] > 0
 
 
+def test_lsoda_row_registered_and_host_setup_runs():
+    case = next(c for c in cases.all_cases() if c.id == "ivp-heat-lsoda")
+    assert case.group == "integrate" and set(case.setups) == {"cuarray", "numpy"} and case.timing == "process"
+    out = S.heat_lsoda.setups["numpy"](np, 40, None)()
+    assert out["success"] == 1.0 and out["njev"] >= 1 and out["time_s"] > 0  # stiff: LSODA switched to BDF
+
+
 def test_rhs_is_the_jacobian_product_and_bdf_matches_scipy():
     n = 30
     y0, J = S.heat_problem(n)

@@ -9,6 +9,9 @@
 - ivp-heat-bdf-sparse: the same equation with n = 1e6 interior points (quick: 1e5) and the
   Jacobian as a sparse tridiagonal matrix: cuarray's BDF with a device CSC Jacobian factorised by
   cuDSS against SciPy's on the host with SuperLU (`splu`). Needs `cuarray[cudss]`.
+- ivp-heat-lsoda: the same problem by LSODA (`solve_ivp(method='LSODA')` with the Jacobian as a
+  callable returning the dense array): the Adams start, the switch to BDF and its chord Newton
+  iterations, cuarray's port on the device against SciPy's ODEPACK on the host.
 Timing "process": each callable times itself; cuarray's call ends with its host reads.
 """
 
@@ -100,5 +103,28 @@ def _(xp, n, param):
         start = time.perf_counter()
         res = integrate.solve_ivp(f, T_SPAN, y, method="BDF", jac=jac, **TOL)
         return {"time_s": time.perf_counter() - start, "success": float(res.success), "nlu": float(res.nlu)}
+
+
+heat_lsoda = register(
+    "ivp-heat-lsoda", group="integrate",
+    description="solve_ivp LSODA of the method-of-lines heat equation, n points, dense Jacobian",
+    size=2000, quick=500, timing="process",
+)
+
+
+@heat_lsoda.setup("cuarray", "numpy")
+def _(xp, n, param):
+    integrate = scipy_module(xp, "integrate")
+    y0, J = heat_problem(n)
+    f, y, jac = heat_rhs(xp, n), xp.asarray(y0), xp.asarray(J)
+    if getattr(xp, "__name__", "") != "numpy":  # compiles the kernels outside the timing
+        y8, J8 = heat_problem(8)
+        J8 = xp.asarray(J8)
+        integrate.solve_ivp(heat_rhs(xp, 8), T_SPAN, xp.asarray(y8), method="LSODA", jac=lambda t, u: J8, **TOL)
+
+    def run():
+        start = time.perf_counter()
+        res = integrate.solve_ivp(f, T_SPAN, y, method="LSODA", jac=lambda t, u: jac, **TOL)
+        return {"time_s": time.perf_counter() - start, "success": float(res.success), "njev": float(res.njev)}
 
     return run

@@ -27,3 +27,6 @@ from ._quadpack import quad as quad
 from ._quadpack import tplquad as tplquad
 from ._nsum import nsum as nsum
 from ._qmc_quad import qmc_quad as qmc_quad
+from ._lsoda import LSODA as LSODA
+from ._odeint import ODEintWarning as ODEintWarning
+from ._odeint import odeint as odeint

@@ -1,4 +1,4 @@
-"""`solve_ivp` for the explicit Runge-Kutta methods, after SciPy's `scipy.integrate._ivp.ivp`:
+"""`solve_ivp` for every method, after SciPy's `scipy.integrate._ivp.ivp`:
 the host drives the step loop, the solver's state and its dense output stay on the device. Per
 accepted step the loop reads the error norm of each trial (the solver) and, with `events`, each
 event function's value; an event's root is found by Brent's method on the host (SciPy's
@@ -14,11 +14,11 @@ from ..._manipulation.joining import hstack, vstack
 from ._ivp_base import EPS, OdeSolution, OdeSolver
 from .._rich_result import RichResult
 from ._bdf import BDF
+from ._lsoda import LSODA
 from ._radau import Radau
 from ._rk import DOP853, RK23, RK45
 
-METHODS = {"RK23": RK23, "RK45": RK45, "DOP853": DOP853, "Radau": Radau, "BDF": BDF}
-NOT_BUILT = ("LSODA",)  # not yet on the device
+METHODS = {"RK23": RK23, "RK45": RK45, "DOP853": DOP853, "Radau": Radau, "BDF": BDF, "LSODA": LSODA}
 
 MESSAGES = {0: "The solver successfully reached the end of the integration interval.",
             1: "A termination event occurred."}
@@ -86,9 +86,6 @@ def _host_times(t_eval):
 
 
 def _check_method(method):
-    if method in NOT_BUILT:
-        raise NotImplementedError(f"cuarray.scipy.integrate.solve_ivp: method {method!r} is not yet built on the "
-                                  f"device; the explicit methods are {list(METHODS)}.")
     if method not in METHODS and not (inspect.isclass(method) and issubclass(method, OdeSolver)):
         raise ValueError(f"`method` must be one of {METHODS} or OdeSolver class.")
     return METHODS.get(method, method) if isinstance(method, str) else method
@@ -98,10 +95,10 @@ def solve_ivp(fun, t_span, y0, method="RK45", t_eval=None, dense_output=False, e
               args=None, **options):
     """See `scipy.integrate.solve_ivp`. `y0` is a cuarray array and `fun` computes on cuarray
     arrays; the returned `y`, `y_events` and the values of `sol` are device arrays and `t` a device
-    array. Methods 'RK23', 'RK45' and 'DOP853' (and OdeSolver subclasses); 'Radau', 'BDF' and
-    'LSODA' raise NotImplementedError. The step loop runs on the host with one small read per
-    trial step (its error norm) and one per event function and step. For many independent
-    systems at once see `solve_ivp_batched`.
+    array. All of SciPy's methods (and OdeSolver subclasses). The step loop runs on the host with
+    one small read per trial step (its error norm; per corrector iteration for the implicit
+    methods) and one per event function and step. For many independent systems at once see
+    `solve_ivp_batched`.
 
     Examples
     --------

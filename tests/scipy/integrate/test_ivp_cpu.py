@@ -168,9 +168,6 @@ def test_bad_input(H):
         for mod in (H, si):
             with pytest.raises(exc, match=text):
                 mod.solve_ivp(fun, **kw)
-    for method in ("LSODA",):
-        with pytest.raises(NotImplementedError, match="not yet built"):
-            H.solve_ivp(fun, [0, 1], y0, method=method)
     results = []
     for mod in (H, si):
         with pytest.warns(UserWarning, match="`rtol` is too small"):

@@ -124,8 +124,6 @@ def test_bad_input():
     same(res, ref)
     with pytest.raises(ValueError, match="`method` must be one of"):
         ci.solve_ivp(fun, [0, 1], cuarray.ones(3), method="Euler")
-    with pytest.raises(NotImplementedError, match="LSODA"):
-        ci.solve_ivp(fun, [0, 1], cuarray.ones(3), method="LSODA")
     with pytest.raises(ValueError, match="finite"):
         ci.solve_ivp(fun, [0, 1], cuarray.asarray([1.0, np.nan]))
     with pytest.warns(UserWarning, match="too small"):

@@ -8,7 +8,7 @@ import scipy.integrate as si
 
 from cuarray.scipy import integrate as ci
 
-ODE_NAMES = ["solve_ivp", "OdeSolver", "DenseOutput", "OdeSolution", "RK23", "RK45", "DOP853", "Radau", "BDF"]
+ODE_NAMES = ["solve_ivp", "OdeSolver", "DenseOutput", "OdeSolution", "RK23", "RK45", "DOP853", "Radau", "BDF", "LSODA", "odeint"]
 
 
 @pytest.mark.parametrize("name", ODE_NAMES)
@@ -21,6 +21,10 @@ def test_signature_is_scipys(name):
                 assert str(inspect.signature(getattr(ours, attr))) == str(inspect.signature(value)), attr
         public = {a for a in dir(theirs) if not a.startswith("_")}
         assert public <= set(dir(ours)), public - set(dir(ours))
+
+
+def test_odeint_warning_class():
+    assert issubclass(ci.ODEintWarning, Warning) and ci.ODEintWarning.__bases__ == si.ODEintWarning.__bases__
 
 
 def test_result_fields_and_batched_name():
