@@ -104,6 +104,8 @@ def _(xp, n, param):
         res = integrate.solve_ivp(f, T_SPAN, y, method="BDF", jac=jac, **TOL)
         return {"time_s": time.perf_counter() - start, "success": float(res.success), "nlu": float(res.nlu)}
 
+    return run
+
 
 heat_lsoda = register(
     "ivp-heat-lsoda", group="integrate",
