@@ -1,9 +1,10 @@
 """`least_squares(method='dogbox')`: SciPy's dogleg algorithm with rectangular trust regions
 (Voglis & Lagaris, "A rectangular trust region dogleg approach for unconstrained and bound
-constrained nonlinear optimization", WSEAS 2004; `scipy.optimize._lsq.dogbox`, ported) with the
-exact subproblem solver (for 'lsmr' see `_lsq_lsmr`). The Gauss-Newton step on the free variables comes from the SVD of their
+constrained nonlinear optimization", WSEAS 2004; `scipy.optimize._lsq.dogbox`, ported). With the
+exact subproblem solver the Gauss-Newton step on the free variables comes from the SVD of their
 Jacobian columns on the device (`_lsq_trf._svd_factors`: the minimum-norm solution, as SciPy's
-``lstsq(rcond=-1)``), and the quadratic models from its n-sized factors on the host.
+``lstsq(rcond=-1)``), and the quadratic models from its n-sized factors on the host; for 'lsmr'
+see `_lsq_lsmr`.
 
 Reads per iteration: the gradient and column norms after a Jacobian, the SVD's small factors, and
 the cost of each trial point (one read each), as `_lsq_trf`'s."""

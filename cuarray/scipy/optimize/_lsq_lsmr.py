@@ -74,7 +74,7 @@ def trf_subspace(J, f, d, g_h, diag_h, Delta, regularize, options):
     options = dict(options)
     if diag_h is None:
         damp = options.pop("damp", 0.0)
-        gn_h = lsmr(J_h, f, damp=(damp ** 2 + reg) ** 0.5, **options)[0]
+        gn_h = lsmr(J_h, f, damp=float(damp ** 2 + reg) ** 0.5, **options)[0]
     else:
         op = regularized_operator(aslinearoperator(J), from_host(d), from_host((diag_h + reg) ** 0.5))
         gn_h = lsmr(op, concatenate([f, zeros(J.shape[1])]), **options)[0]

@@ -32,7 +32,8 @@ class _LowRank:
     (`full`) once it has more columns than rows, as SciPy's collapse."""
 
     def __init__(self, alpha, n, dtype):
-        self.alpha, self.n, self.dtype = alpha, n, dtype
+        # a Python scalar: a NumPy scalar on the left of a device array would not defer to it
+        self.alpha, self.n, self.dtype = getattr(alpha, "item", lambda: alpha)(), n, dtype
         self.cs, self.ds, self.full = [], [], None
 
     @staticmethod
@@ -50,7 +51,7 @@ class _LowRank:
     def rmatvec(self, v):
         if self.full is not None:
             return matmul(conj(self.full.T), v)
-        return self._matvec(v, numpy.conj(self.alpha), self.ds, self.cs)
+        return self._matvec(v, self.alpha.conjugate(), self.ds, self.cs)
 
     def append(self, c, d):
         if self.full is not None:
@@ -148,21 +149,23 @@ def broyden_jacobians():
     return {"broyden1": _BroydenFirst, "broyden2": _BroydenSecond}
 
 
+def _solve(jacobian, F, xin, iter, alpha, reduction_method, max_rank, kw, *loop):  # noqa: A002
+    return nonlin_solve(F, xin, jacobian(alpha=alpha, reduction_method=reduction_method, max_rank=max_rank, **kw),
+                        iter, *loop)
+
+
 def broyden1(F, xin, iter=None, alpha=None, reduction_method="restart", max_rank=None, verbose=False,  # noqa: A002
              maxiter=None, f_tol=None, f_rtol=None, x_tol=None, x_rtol=None, tol_norm=None, line_search="armijo",
              callback=None, **kw):
     """See `scipy.optimize.broyden1`. ``F`` takes and returns cuarray arrays; the solution comes
     back on the device in ``xin``'s shape and dtype."""
-    jac = _BroydenFirst(alpha=alpha, reduction_method=reduction_method, max_rank=max_rank, **kw)
-    return nonlin_solve(F, xin, jac, iter, verbose, maxiter, f_tol, f_rtol, x_tol, x_rtol, tol_norm, line_search,
-                        callback)
+    return _solve(_BroydenFirst, F, xin, iter, alpha, reduction_method, max_rank, kw, verbose, maxiter, f_tol,
+                  f_rtol, x_tol, x_rtol, tol_norm, line_search, callback)
 
 
 def broyden2(F, xin, iter=None, alpha=None, reduction_method="restart", max_rank=None, verbose=False,  # noqa: A002
              maxiter=None, f_tol=None, f_rtol=None, x_tol=None, x_rtol=None, tol_norm=None, line_search="armijo",
              callback=None, **kw):
-    """See `scipy.optimize.broyden2`. ``F`` takes and returns cuarray arrays; the solution comes
-    back on the device in ``xin``'s shape and dtype."""
-    jac = _BroydenSecond(alpha=alpha, reduction_method=reduction_method, max_rank=max_rank, **kw)
-    return nonlin_solve(F, xin, jac, iter, verbose, maxiter, f_tol, f_rtol, x_tol, x_rtol, tol_norm, line_search,
-                        callback)
+    """See `scipy.optimize.broyden2` (Broyden's second update in place of the first)."""
+    return _solve(_BroydenSecond, F, xin, iter, alpha, reduction_method, max_rank, kw, verbose, maxiter, f_tol,
+                  f_rtol, x_tol, x_rtol, tol_norm, line_search, callback)

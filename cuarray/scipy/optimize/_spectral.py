@@ -95,8 +95,13 @@ def root_df_sane(fun, x0, args=(), callback=None, ftol=1e-8, fatol=1e-300, maxfe
         # SciPy's choice (not the paper's): invariant under a scaling of F
         def eta_strategy(k, x, Fv):
             return f_0 / (1 + k) ** 2
-    norm_of = (lambda Fv: f_k ** 0.5) if fnorm is None else fnorm
-    k, sigma_k = 0, sigma_0
+    def norm_of(Fv):
+        if fnorm is None:
+            return f_k ** 0.5
+        return float(to_host(as_parameter(fnorm(Fv), _NAME)))  # the caller's norm, on the host or the device
+
+    # Python scalars: a NumPy scalar on the left of a device array would not defer to it
+    k, sigma_k, sigma_eps = 0, float(sigma_0), float(sigma_eps)
     F_0_norm = norm_of(F_k)
     prev_fs = collections.deque([f_k], M)
     Q, C = 1.0, f_0
@@ -112,11 +117,12 @@ def root_df_sane(fun, x0, args=(), callback=None, ftol=1e-8, fatol=1e-300, maxfe
             break
         # sigma's safeguard, on the device: |sigma| in [sigma_eps, 1 / sigma_eps]
         if k == 0:
-            sigma_k = numpy.sign(sigma_k) / sigma_eps if abs(sigma_k) > 1 / sigma_eps else (
+            sigma_k = float(numpy.sign(sigma_k)) / sigma_eps if abs(sigma_k) > 1 / sigma_eps else (
                 sigma_eps if abs(sigma_k) < sigma_eps else sigma_k)
         else:
             big = absolute(sigma_k) > 1 / sigma_eps
-            sigma_k = where(big, sign(sigma_k) / sigma_eps, where(absolute(sigma_k) < sigma_eps, sigma_eps, sigma_k))
+            sigma_k = where(big, sign(sigma_k) / sigma_eps,
+                            where(absolute(sigma_k) < sigma_eps, sigma_eps, sigma_k)).astype(F_k.dtype)
         d = -sigma_k * F_k
         eta = eta_strategy(k, x_k, F_k)
         try:

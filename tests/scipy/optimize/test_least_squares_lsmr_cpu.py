@@ -20,7 +20,8 @@ from lsq_compare import raises_as_scipy
 TIGHT = {"ftol": 1e-12, "xtol": 1e-12, "gtol": 1e-12}
 
 
-def _problem(rng, c):
+def draw(rng, c):
+    """(A, b, fun, jac, x_true) of a problem of the module's docstring, b = f(x_true)."""
     while True:
         n = int(rng.integers(4, 16))
         m = 3 * n
@@ -35,7 +36,11 @@ def _problem(rng, c):
 
         if np.linalg.svd(jac(x_true), compute_uv=False)[-1] > 0.3:
             b = f0(x_true)
-            return (lambda x: f0(x) - b), jac, x_true
+            return A, b, (lambda x: f0(x) - b), jac, x_true
+
+
+def _problem(rng, c):
+    return draw(rng, c)[2:]
 
 
 OPTIONS = [({}, "linear"), ({"regularize": False}, "linear"), ({"atol": 1e-10, "btol": 1e-10}, "linear"),
@@ -84,26 +89,39 @@ def reduced_minimizer(fun, jac, c, x_start, fixed):
     return x
 
 
+def bounded_case(rng, problem):
+    """A problem of `problem(rng, 0.05)` (its first return values fun and jac on the host, its last
+    x_true) with lb0 = x_true0 + 0.3 and ub1 = x_true1 - 0.3, drawn until both bounds are active at
+    the minimizer (the KKT multipliers J'f of the reduced minimizer over 1e-3 in the right sign;
+    where one is not, the other bound alone holds the minimizer). Returns (problem's values, lb, ub, x*)."""
+    while True:
+        out = problem(rng, 0.05)
+        fun, jac, x_true = out[0], out[1], out[-1]
+        n = x_true.size
+        lb, ub = np.full(n, -np.inf), np.full(n, np.inf)
+        lb[0], ub[1] = x_true[0] + 0.3, x_true[1] - 0.3
+        x_star = reduced_minimizer(fun, jac, 0.05, x_true, [lb[0], ub[1]])
+        g = jac(x_star).T @ fun(x_star)
+        if g[0] > 1e-3 and g[1] < -1e-3:
+            return out + (lb, ub, x_star)
+
+
 @pytest.mark.parametrize("method", ["trf", "dogbox"])
 @pytest.mark.parametrize("x_scale,tr_options", [(None, {}), ("jac", {}), (None, {"regularize": False})])
 def test_bounded_minimizer(host_optimize, method, x_scale, tr_options):
-    # the minimizer has x0 = lb0 and x1 = ub1 (each bound cuts x_true off and the cost is strictly
-    # convex), so it is the reduced problem's; the a posteriori bound of strongly convex box problems,
-    # |x - x*| <= (1 + L) / mu |x - clip(x - grad, lb, ub)|, with L <= 1.63^2 + 0.03 < 2.7 and mu >= 0.03
-    # (J's singular values stay over 0.3 - 0.05 where tanh' changes, less the curvature term 0.03),
-    # gives the factor 124; and lsmr's steps (atol 1e-6) must have converged: a stop on ftol leaves at
-    # most sqrt(2 ftol cost / mu) = sqrt(2e-12 * 0.05 / 0.03) < 2e-6
-    rng = np.random.default_rng()
-    fun, jac, x_true = _problem(rng, 0.05)
+    # the minimizer has x0 = lb0 and x1 = ub1 (bounded_case), so it is the reduced problem's. The a
+    # posteriori bound of strongly convex box problems, |x - x*| <= (1 + L) / mu |x - P(x - grad)|
+    # (P the projection on the box), with L <= 1.63^2 + 0.03 < 2.7 and mu >= 0.03 (J's singular
+    # values stay over 0.3 - 0.05 where tanh' changes, less the curvature term 0.03), gives the
+    # factor 124; and lsmr's steps (atol 1e-6) must have converged: a stop on ftol leaves at most
+    # sqrt(2 ftol cost / mu) = sqrt(2e-12 * 0.05 / 0.03) < 2e-6
+    fun, jac, x_true, lb, ub, x_star = bounded_case(np.random.default_rng(), _problem)
     n = x_true.size
-    lb, ub = np.full(n, -np.inf), np.full(n, np.inf)
-    lb[0], ub[1] = x_true[0] + 0.3, x_true[1] - 0.3
     x0 = np.clip(np.zeros(n), lb + 0.1, ub - 0.1)
     opts = {k: v for k, v in tr_options.items() if method == "trf"}
     r = host_optimize.least_squares(fun, x0, jac=jac, method=method, bounds=(lb, ub), x_scale=x_scale,
                                     tr_solver="lsmr", tr_options=opts, **TIGHT)
     assert r.success, r.message
-    x_star = reduced_minimizer(fun, jac, 0.05, x_true, [lb[0], ub[1]])
     g = jac(r.x).T @ fun(r.x)
     bound = 124 * np.linalg.norm(r.x - np.clip(r.x - g, lb, ub)) + 1e-13
     err = np.linalg.norm(r.x - x_star)

@@ -20,28 +20,15 @@ so = pytest.importorskip("scipy.optimize")
 
 import cuarray  # noqa: E402
 import cuarray.scipy.optimize as co  # noqa: E402
-from test_least_squares_lsmr_cpu import reduced_minimizer  # noqa: E402  (tests/scipy/optimize on sys.path)
+from test_least_squares_lsmr_cpu import bounded_case, draw  # noqa: E402  (tests/scipy/optimize on sys.path)
 
 TIGHT = {"ftol": 1e-12, "xtol": 1e-12, "gtol": 1e-12}
 
 
 def _problem(rng, c):
-    while True:
-        n = int(rng.integers(4, 16))
-        m = 3 * n
-        A = rng.standard_normal((m, n)) / np.sqrt(m)
-        x_true = rng.standard_normal(n)
-
-        def jac_h(x):
-            return A + c * np.vstack([np.diag(1 / np.cosh(x) ** 2), np.zeros((m - n, n))])
-
-        if np.linalg.svd(jac_h(x_true), compute_uv=False)[-1] > 0.3:
-            break
-    b = A @ x_true + c * np.concatenate([np.tanh(x_true), np.zeros(m - n)])
+    A, b, fun_h, jac_h, x_true = draw(rng, c)
+    m, n = A.shape
     Ad, bd, pad = cuarray.asarray(A), cuarray.asarray(b), cuarray.zeros(m - n)
-
-    def fun_h(x):
-        return A @ x + c * np.concatenate([np.tanh(x), np.zeros(m - n)]) - b
 
     def fun_d(x):
         return Ad @ x + c * cuarray.concatenate([cuarray.tanh(x), pad]) - bd
@@ -74,16 +61,12 @@ def test_zero_residual_minimizer(method, tr_options, loss):
 
 @pytest.mark.parametrize("method,x_scale", [("trf", None), ("trf", "jac"), ("dogbox", None)])
 def test_bounded_minimizer(method, x_scale):
-    rng = np.random.default_rng()
-    fun_h, jac_h, fun_d, jac_d, x_true = _problem(rng, 0.05)
+    fun_h, jac_h, fun_d, jac_d, x_true, lb, ub, x_star = bounded_case(np.random.default_rng(), _problem)
     n = x_true.size
-    lb, ub = np.full(n, -np.inf), np.full(n, np.inf)
-    lb[0], ub[1] = x_true[0] + 0.3, x_true[1] - 0.3
     x0 = np.clip(np.zeros(n), lb + 0.1, ub - 0.1)
     r = co.least_squares(fun_d, x0, jac=jac_d, method=method, bounds=(lb, ub), x_scale=x_scale, tr_solver="lsmr",
                          **TIGHT)
     assert r.success, r.message
-    x_star = reduced_minimizer(fun_h, jac_h, 0.05, x_true, [lb[0], ub[1]])
     x = r.x.get()
     g = jac_h(x).T @ fun_h(x)
     # the a posteriori bound of strongly convex box problems (see test_least_squares_lsmr_cpu)
