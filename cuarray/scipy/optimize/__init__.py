@@ -12,6 +12,8 @@ from ._lsq_linear import lsq_linear as lsq_linear
 from ._nnls import nnls as nnls
 from ._nonlin import NoConvergence as NoConvergence
 from ._nonlin import newton_krylov as newton_krylov
+from ._nonlin_broyden import broyden1 as broyden1
+from ._nonlin_broyden import broyden2 as broyden2
 from ._nonlin_mixing import anderson as anderson
 from ._nonlin_mixing import diagbroyden as diagbroyden
 from ._nonlin_mixing import excitingmixing as excitingmixing

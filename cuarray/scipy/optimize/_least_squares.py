@@ -101,9 +101,6 @@ def _check_arguments(method, jac, tr_solver, loss, verbose, max_nfev):
         raise ValueError("`verbose` must be in [0, 1, 2].")
     if max_nfev is not None and max_nfev <= 0:
         raise ValueError("`max_nfev` must be None or positive integer.")
-    if tr_solver == "lsmr":
-        raise ValueError("tr_solver='lsmr' is not available in cuarray.scipy.optimize.least_squares yet; "
-                         "use 'exact' (the default for dense Jacobians)")
 
 
 def least_squares(fun, x0, jac="2-point", bounds=(-numpy.inf, numpy.inf), method="trf", ftol=1e-8, xtol=1e-8,
@@ -111,11 +108,12 @@ def least_squares(fun, x0, jac="2-point", bounds=(-numpy.inf, numpy.inf), method
                   tr_options=None, jac_sparsity=None, max_nfev=None, verbose=0, args=(), kwargs=None, callback=None,
                   workers=None):
     """See `scipy.optimize.least_squares`. Methods ``'trf'``, ``'dogbox'`` (with bounds) and ``'lm'``,
-    the ``'exact'`` trust-region solver (the SVD of the Jacobian on the device), every built-in loss
-    and a callable one. ``fun``, ``jac`` and a callable ``loss`` take and return cuarray arrays;
+    the ``'exact'`` trust-region solver (the SVD of the Jacobian on the device) and ``'lsmr'``
+    (`cuarray.sparse.linalg.lsmr` on the device Jacobian, ``tr_options`` passed to it as SciPy's),
+    every built-in loss and a callable one. ``fun``, ``jac`` and a callable ``loss`` take and return cuarray arrays;
     the finite-difference Jacobian calls ``fun`` once per column (twice for ``'3-point'``). The
     returned ``x``, ``fun``, ``jac``, ``grad`` and ``active_mask`` are device arrays. Not yet:
-    ``tr_solver='lsmr'``, ``jac_sparsity``, sparse or LinearOperator Jacobians,
+    ``jac_sparsity``, sparse or LinearOperator Jacobians,
     ``verbose`` printing per iteration."""
     _check_arguments(method, jac, tr_solver, loss, verbose, max_nfev)
     x0 = _host_vector(x0)
@@ -157,9 +155,16 @@ def least_squares(fun, x0, jac="2-point", bounds=(-numpy.inf, numpy.inf), method
         if not callable(jac):
             result.njev = None
     else:
+        options = None
+        if tr_solver == "lsmr":
+            options = dict(tr_options or {})
+            if method == "dogbox" and "regularize" in options:
+                warnings.warn("The keyword 'regularize' in `tr_options` is not relevant for 'dogbox' method.",
+                              stacklevel=2)
+                del options["regularize"]
         loop = trf if method == "trf" else dogbox
         result = loop(problem, x0, f0, cost0, lb, ub, ftol, xtol, gtol, max_nfev, x_scale, _wrap_callback(callback),
-                      _halt)
+                      _halt, options)
     result.message = TERMINATION_MESSAGES[result.status]
     result.success = result.status > 0
     if verbose >= 1:

@@ -1,9 +1,10 @@
 """`least_squares(method='dogbox')`: SciPy's dogleg algorithm with rectangular trust regions
 (Voglis & Lagaris, "A rectangular trust region dogleg approach for unconstrained and bound
-constrained nonlinear optimization", WSEAS 2004; `scipy.optimize._lsq.dogbox`, ported) with the
-exact subproblem solver. The Gauss-Newton step on the free variables comes from the SVD of their
+constrained nonlinear optimization", WSEAS 2004; `scipy.optimize._lsq.dogbox`, ported). With the
+exact subproblem solver the Gauss-Newton step on the free variables comes from the SVD of their
 Jacobian columns on the device (`_lsq_trf._svd_factors`: the minimum-norm solution, as SciPy's
-``lstsq(rcond=-1)``), and the quadratic models from its n-sized factors on the host.
+``lstsq(rcond=-1)``), and the quadratic models from its n-sized factors on the host; for 'lsmr'
+see `_lsq_lsmr`.
 
 Reads per iteration: the gradient and column norms after a Jacobian, the SVD's small factors, and
 the cost of each trial point (one read each), as `_lsq_trf`'s."""
@@ -12,8 +13,8 @@ import numpy
 
 from ..._core.transfer import from_host
 from ..._indexing.inserting import take
-from ._lsq_host import (EPS, check_termination, in_bounds, minimize_quadratic_1d, quadratic, quadratic_1d,
-                        step_size_to_bound, update_tr_radius)
+from ._lsq_host import EPS, check_termination, in_bounds, minimize_quadratic_1d, step_size_to_bound, update_tr_radius
+from ._lsq_lsmr import OperatorModel, SvdModel, dogbox_newton
 from ._lsq_trf import _jac_scale, _svd_factors, accept, accept_and_rescale, evaluate, halted, result
 
 __all__ = ["dogbox"]
@@ -44,8 +45,9 @@ def _newton(J, f, free):
     return -V[:, keep].dot(uf[keep] / s[keep]), s, V
 
 
-def dogbox(problem, x0, f0, cost0, lb, ub, ftol, xtol, gtol, max_nfev, x_scale, callback, halt):
-    """The loop (SciPy's dogbox with tr_solver='exact')."""
+def dogbox(problem, x0, f0, cost0, lb, ub, ftol, xtol, gtol, max_nfev, x_scale, callback, halt,
+           lsmr_options=None):
+    """The loop (SciPy's dogbox; tr_solver='lsmr' where `lsmr_options` (tr_options) are given)."""
     x, f_true, cost = x0.copy(), f0, cost0
     J, f, g, col2, g_dev = accept(problem, x, f0)
     jac_scale = isinstance(x_scale, str) and x_scale == "jac"
@@ -66,15 +68,20 @@ def dogbox(problem, x0, f0, cost0, lb, ub, ftol, xtol, gtol, max_nfev, x_scale, 
         if status is not None or problem.nfev == max_nfev:
             break
         x_free, lb_free, ub_free, scale_free = x[free], lb[free], ub[free], scale[free]
-        newton_step, s, V = _newton(J, f, free)
-        a, b = quadratic_1d(s, V, g_free, -g_free)
+        if lsmr_options is None:
+            newton_step, s, V = _newton(J, f, free)
+            model = SvdModel(s, V, g_free)
+        else:
+            newton_step = dogbox_newton(J, f, scale, free, lsmr_options)
+            model = OperatorModel(take(J, from_host(numpy.nonzero(free)[0]), axis=1), g_free)
+        a, b = model.line(-g_free)
         actual_reduction = -1.0
         while actual_reduction <= 0 and problem.nfev < max_nfev:
             step_free, on_bound_free, tr_hit = _dogleg_step(x_free, newton_step, g_free, a, b, Delta * scale_free,
                                                             lb_free, ub_free)
             step = numpy.zeros_like(x)
             step[free] = step_free
-            predicted_reduction = -quadratic(s, V, g_free, step_free)
+            predicted_reduction = -model.value(step_free)
             x_new = numpy.clip(x + step, lb, ub)
             f_new, cost_new, finite = evaluate(problem, x_new)
             step_h_norm = numpy.linalg.norm(step * scale_inv, ord=numpy.inf)

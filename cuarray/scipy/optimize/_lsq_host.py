@@ -15,7 +15,7 @@ EPS = float(numpy.finfo(float).eps)  # a Python float: a NumPy scalar on the lef
 __all__ = ["EPS", "intersect_trust_region", "lsq_trust_region", "update_tr_radius", "quadratic",
            "quadratic_1d", "minimize_quadratic_1d", "in_bounds", "step_size_to_bound",
            "find_active_constraints", "make_strictly_feasible", "cl_scaling_vector", "check_termination",
-           "reflective_transformation", "print_iteration_linear"]
+           "reflective_transformation", "print_iteration_linear", "trust_region_2d"]
 
 
 def intersect_trust_region(x, s, Delta):
@@ -109,6 +109,26 @@ def quadratic_1d(s, V, g, d, s0=None):
         return a, b
     u = _jprod(s, V, s0)
     return a, b + numpy.dot(u, v), 0.5 * numpy.dot(u, u) + numpy.dot(g, s0)
+
+
+def trust_region_2d(B, g, Delta):
+    """SciPy's solve_trust_region_2d: min 0.5 p'B p + g'p over |p| <= Delta for a 2 x 2 B, the
+    Newton point where B is positive definite and inside, else the best point of the circle (the
+    real roots of SciPy's quartic in t = tan(phi / 2))."""
+    try:
+        L = numpy.linalg.cholesky(B)
+        p = -numpy.linalg.solve(L.T, numpy.linalg.solve(L, g))
+        if numpy.dot(p, p) <= Delta ** 2:
+            return p, True
+    except numpy.linalg.LinAlgError:
+        pass
+    a, b, c = B[0, 0] * Delta ** 2, B[0, 1] * Delta ** 2, B[1, 1] * Delta ** 2
+    d, f = g[0] * Delta, g[1] * Delta
+    t = numpy.roots(numpy.array([-b + d, 2 * (a - c + f), 6 * b, 2 * (-a + c + f), -b - d]))
+    t = numpy.real(t[numpy.isreal(t)])
+    p = Delta * numpy.vstack((2 * t / (1 + t ** 2), (1 - t ** 2) / (1 + t ** 2)))
+    value = 0.5 * numpy.sum(p * B.dot(p), axis=0) + numpy.dot(g, p)
+    return p[:, numpy.argmin(value)], False
 
 
 def minimize_quadratic_1d(a, b, lb, ub, c=0):

@@ -28,7 +28,23 @@ from ...sparse.linalg._lsmr import lsmr
 from ._lsq_host import EPS
 from ._lsq_problem import read
 
-__all__ = ["DenseQR", "OperatorSystem", "min_norm_solve"]
+__all__ = ["DenseQR", "OperatorSystem", "min_norm_solve", "regularized_operator"]
+
+
+def regularized_operator(A, d, diag_root):
+    """SciPy's regularized_lsq_operator of ``A diag(d)``: ``[A diag(d); diag(diag_root)]`` as a
+    LinearOperator of device products (A a LinearOperator; d, diag_root device vectors)."""
+    m, n = A.shape
+
+    def matvec(v):
+        v = v.reshape(-1)
+        return concatenate([A.matvec(v * d), diag_root * v])
+
+    def rmatvec(u):
+        u = u.reshape(-1)
+        return d * A.rmatvec(u[:m]) + diag_root * u[m:]
+
+    return LinearOperator((m + n, n), matvec=matvec, rmatvec=rmatvec, dtype=numpy.float64)
 
 
 def min_norm_solve(M, rhs, rcond):
@@ -109,21 +125,10 @@ class OperatorSystem:
     def trf_direction(self, x, d, diag_root, g_norm):
         """lsmr on ``[A D; diag(diag_root)] p = -[r; 0]`` (SciPy's regularized operator), r at x
         from the last `grad_cost`; the step read once."""
-        A, m, n = self.A, self.m, self.n
-        d_dev, dr_dev = from_host(d), from_host(diag_root)
-
-        def matvec(v):
-            v = v.reshape(-1)
-            return concatenate([A.matvec(v * d_dev), dr_dev * v])
-
-        def rmatvec(u):
-            u = u.reshape(-1)
-            return d_dev * A.rmatvec(u[:m]) + dr_dev * u[m:]
-
-        op = LinearOperator((m + n, n), matvec=matvec, rmatvec=rmatvec, dtype=numpy.float64)
+        op = regularized_operator(self.A, from_host(d), from_host(diag_root))
         if self.auto_tol:
             eta = 1e-2 * min(0.5, g_norm)
             self.lsmr_tol = max(EPS, min(0.1, eta * g_norm))
-        r_aug = concatenate([self._r, zeros(n)])
+        r_aug = concatenate([self._r, zeros(self.n)])
         p = lsmr(op, r_aug, maxiter=self.lsmr_maxiter, atol=self.lsmr_tol, btol=self.lsmr_tol)[0]
         return -read(p)[0]

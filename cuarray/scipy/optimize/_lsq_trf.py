@@ -1,7 +1,8 @@
 """`least_squares(method='trf')`: SciPy's Trust Region Reflective algorithm (Branch, Coleman & Li,
 SIAM J. Sci. Comput. 21 (1999); `scipy.optimize._lsq.trf`, ported) with the exact subproblem
 solver: the SVD of the scaled (and, with bounds, augmented) Jacobian on the device
-(`cuarray.linalg.svd`), Moré's iteration on the host on its n singular values.
+(`cuarray.linalg.svd`), Moré's iteration on the host on its n singular values. (The 'lsmr'
+solver's steps: `_lsq_lsmr`.)
 
 Reads per iteration: the gradient and column norms after a Jacobian (one read), the SVD's small
 factors (s, V, U'f: one read), and the cost of each trial point (one read per function call). The
@@ -17,7 +18,8 @@ from ...linalg._products import dot
 from ...linalg._svd import svd
 from ._lsq_host import (check_termination, cl_scaling_vector, find_active_constraints, in_bounds,
                         intersect_trust_region, lsq_trust_region, make_strictly_feasible, minimize_quadratic_1d,
-                        quadratic, quadratic_1d, step_size_to_bound, update_tr_radius)
+                        step_size_to_bound, trust_region_2d, update_tr_radius)
+from ._lsq_lsmr import SvdModel, trf_subspace
 from ._lsq_problem import read
 from ._result import OptimizeResult
 
@@ -79,10 +81,11 @@ def _svd_factors(J_h, f, diag_h=None):
     return s, Vt.T, uf
 
 
-def _select_step(x, s, V, g_h, p, p_h, d, Delta, lb, ub, theta):
-    """SciPy's select_step: the best of the reflected, the bound-clipped and the gradient steps."""
+def _select_step(x, model, g_h, p, p_h, d, Delta, lb, ub, theta):
+    """SciPy's select_step: the best of the reflected, the bound-clipped and the gradient steps
+    (`model`: the quadratic model of the step in the scaled variables)."""
     if in_bounds(x + p, lb, ub):
-        return p, p_h, -quadratic(s, V, g_h, p_h)
+        return p, p_h, -model.value(p_h)
     p_stride, hits = step_size_to_bound(x, p, lb, ub)
     r_h = numpy.copy(p_h)
     r_h[hits.astype(bool)] *= -1
@@ -98,7 +101,7 @@ def _select_step(x, s, V, g_h, p, p_h, d, Delta, lb, ub, theta):
     else:
         r_stride_l, r_stride_u = 0, -1
     if r_stride_l <= r_stride_u:
-        a, b, c = quadratic_1d(s, V, g_h, r_h, s0=p_h)
+        a, b, c = model.line(r_h, s0=p_h)
         r_stride, r_value = minimize_quadratic_1d(a, b, r_stride_l, r_stride_u, c=c)
         r_h = r_h * r_stride + p_h
         r = r_h * d
@@ -106,13 +109,13 @@ def _select_step(x, s, V, g_h, p, p_h, d, Delta, lb, ub, theta):
         r_value = numpy.inf
     p = p * theta
     p_h = p_h * theta
-    p_value = quadratic(s, V, g_h, p_h)
+    p_value = model.value(p_h)
     ag_h = -g_h
     ag = d * ag_h
     to_tr = Delta / numpy.linalg.norm(ag_h)
     to_bound, _ = step_size_to_bound(x, ag, lb, ub)
     ag_stride = theta * to_bound if to_bound < to_tr else to_tr
-    a, b = quadratic_1d(s, V, g_h, ag_h)
+    a, b = model.line(ag_h)
     ag_stride, ag_value = minimize_quadratic_1d(a, b, 0, ag_stride)
     if p_value < r_value and p_value < ag_value:
         return p, p_h, -p_value
@@ -121,9 +124,13 @@ def _select_step(x, s, V, g_h, p, p_h, d, Delta, lb, ub, theta):
     return ag * ag_stride, ag_h * ag_stride, -ag_value
 
 
-def trf(problem, x0, f0, cost0, lb, ub, ftol, xtol, gtol, max_nfev, x_scale, callback, halt):
+def trf(problem, x0, f0, cost0, lb, ub, ftol, xtol, gtol, max_nfev, x_scale, callback, halt, lsmr_options=None):
     """The TRF loop (bounded and unbounded: SciPy's trf_bounds/trf_no_bounds in one, the bounded
-    parts skipped when there are no bounds, as SciPy's two functions differ only there)."""
+    parts skipped when there are no bounds, as SciPy's two functions differ only there), with the
+    exact solver or, given `lsmr_options` (tr_options), lsmr's 2-D subspace steps."""
+    if lsmr_options is not None:
+        lsmr_options = dict(lsmr_options)
+        regularize = lsmr_options.pop("regularize", True)
     bounded = not (numpy.all(lb == -numpy.inf) and numpy.all(ub == numpy.inf))
     x, f_true, cost = x0.copy(), f0, cost0
     J, f, g, col2, g_dev = accept(problem, x, f0)
@@ -153,20 +160,27 @@ def trf(problem, x0, f0, cost0, lb, ub, ftol, xtol, gtol, max_nfev, x_scale, cal
             v[dv != 0] *= scale_inv[dv != 0]
             d = v ** 0.5 * scale
             diag_h = g * dv * scale
-            s, V, uf = _svd_factors(J * from_host(d), f, diag_h)
             theta = max(0.995, 1 - g_norm)
         else:
-            d = scale
-            s, V, uf = _svd_factors(J * from_host(d), f)
+            d, diag_h = scale, None
         g_h = d * g
+        if lsmr_options is None:
+            s, V, uf = _svd_factors(J * from_host(d), f, diag_h)
+            model = SvdModel(s, V, g_h)
+        else:
+            model, S, B_S, g_S = trf_subspace(J, f, d, g_h, diag_h, Delta, regularize, lsmr_options)
         actual_reduction = -1
         while actual_reduction <= 0 and problem.nfev < max_nfev:
-            p_h, alpha = lsq_trust_region(m, uf, s, V, Delta, alpha)
+            if lsmr_options is None:
+                p_h, alpha = lsq_trust_region(m, uf, s, V, Delta, alpha)
+            else:
+                p_S, _ = trust_region_2d(B_S, g_S, Delta)
+                p_h = S.dot(p_S)
             if bounded:
-                step, step_h, predicted_reduction = _select_step(x, s, V, g_h, d * p_h, p_h, d, Delta, lb, ub, theta)
+                step, step_h, predicted_reduction = _select_step(x, model, g_h, d * p_h, p_h, d, Delta, lb, ub, theta)
                 x_new = make_strictly_feasible(x + step, lb, ub, rstep=0)
             else:
-                step_h, predicted_reduction = p_h, -quadratic(s, V, g_h, p_h)
+                step_h, predicted_reduction = p_h, -model.value(p_h)
                 step = d * step_h
                 x_new = x + step
             f_new, cost_new, finite = evaluate(problem, x_new)

@@ -75,6 +75,10 @@ class _Jacobian:
         if bad:
             raise ValueError("Function returned non-finite results")
 
+    def nonfinite_step(self, f):
+        """The step again where the read flag of `solve` was set (an approximation may restart)."""
+        self.raise_if(True)
+
 
 class _Krylov(_Jacobian):
     """SciPy's KrylovJacobian: the inner solver and its keywords, the J v products by differences."""
@@ -251,7 +255,9 @@ def nonlin_solve(F, x0, jacobian, iter=None, verbose=False, maxiter=None, f_tol=
         dx = -jacobian.solve(Fx, tol=min(eta, eta * Fx_norm))  # the forcing term as the inner rtol
         flag = jacobian.take_pending()
         vals = _read([norm(dx), norm(x)] + ([] if flag is None else [flag]))  # the step's read
-        jacobian.raise_if(len(vals) > 2 and vals[2])
+        if len(vals) > 2 and vals[2]:
+            dx = -jacobian.nonfinite_step(Fx)
+            vals = _read([norm(dx), norm(x)])
         if vals[0] == 0:
             raise ValueError("Jacobian inversion yielded zero vector. This indicates a bug in the Jacobian "
                              "approximation.")

@@ -31,28 +31,26 @@ from ...linalg._products import dot, outer, vdot
 from ...linalg._solve import inv, solve
 from ...linalg._util import LinAlgError
 from ._nonlin import NONLIN_OPTIONS, root_nonlin
+from ._nonlin_broyden import broyden_jacobians
 from ._nonlin_mixing import jacobians
 from ._result import OptimizeResult
 from ._root_lm import lm_messages, root_lm
+from ._spectral import DF_SANE_OPTIONS, root_df_sane
 
-__all__ = ["root", "ROOT_METHODS", "IMPLEMENTED"]
+__all__ = ["root", "IMPLEMENTED"]
 
 _EPSMCH = float(numpy.finfo(numpy.float64).eps)
 
-ROOT_METHODS = ("hybr", "lm", "broyden1", "broyden2", "anderson", "linearmixing", "diagbroyden", "excitingmixing",
-                "krylov", "df-sane")
-_NONLIN = ("krylov", "anderson", "linearmixing", "diagbroyden", "excitingmixing")
-IMPLEMENTED = ("hybr", "lm") + _NONLIN
+_NONLIN = ("broyden1", "broyden2", "krylov", "anderson", "linearmixing", "diagbroyden", "excitingmixing")
+IMPLEMENTED = ("hybr", "lm") + _NONLIN + ("df-sane",)
 _OPTIONS = {"hybr": ("col_deriv", "xtol", "maxfev", "band", "eps", "factor", "diag"),
             "lm": ("col_deriv", "xtol", "ftol", "gtol", "maxiter", "eps", "factor", "diag"),
-            **{m: NONLIN_OPTIONS for m in _NONLIN}}
+            "df-sane": DF_SANE_OPTIONS, **{m: NONLIN_OPTIONS for m in _NONLIN}}
 
 
 def root(fun, x0, args=(), method="hybr", jac=None, tol=None, callback=None, options=None):
-    """See `scipy.optimize.root`. Methods ``'hybr'`` (Powell's hybrid method), ``'lm'``
-    (Levenberg-Marquardt), ``'krylov'`` (see `newton_krylov`), ``'anderson'``, ``'linearmixing'``,
-    ``'diagbroyden'`` and ``'excitingmixing'`` on the device (see docs/scipy-optimize.md); SciPy's
-    other methods raise NotImplementedError. ``fun`` (and
+    """See `scipy.optimize.root`. All of SciPy's methods run on the device (see
+    docs/scipy-optimize.md). ``fun`` (and
     ``jac``) take and return cuarray arrays; ``x``, ``fun``, ``fjac``, ``r`` and ``qtf`` come back
     on the device. ``nfev`` counts our calls of ``fun``: SciPy's counts two more (a call at ``x0``
     that checks the output's shape, and one at the end)."""
@@ -69,10 +67,12 @@ def root(fun, x0, args=(), method="hybr", jac=None, tol=None, callback=None, opt
             jac = None
     if tol is not None and meth in ("hybr", "lm"):
         options.setdefault("xtol", tol)
+    elif tol is not None and meth == "df-sane":
+        options.setdefault("ftol", tol)
     elif tol is not None and meth in _NONLIN:
         for k, v in (("xtol", tol), ("xatol", numpy.inf), ("ftol", numpy.inf), ("fatol", numpy.inf)):
             options.setdefault(k, v)
-    if meth in _NONLIN and jac is not None:
+    if (meth in _NONLIN or meth == "df-sane") and jac is not None:
         warnings.warn(f"Method {method} does not use the jacobian (jac).", RuntimeWarning, stacklevel=2)
     if meth in IMPLEMENTED:
         unknown = {k: v for k, v in options.items() if k not in _OPTIONS[meth]}
@@ -82,11 +82,10 @@ def root(fun, x0, args=(), method="hybr", jac=None, tol=None, callback=None, opt
             warnings.warn("Unknown solver options: " + ", ".join(map(str, unknown)), OptimizeWarning, stacklevel=2)
         kw = {k: v for k, v in options.items() if k in _OPTIONS[meth]}
         if meth in _NONLIN:
-            return root_nonlin(fun, x0, args, jac, callback, meth, jacobians()[meth], **kw)
+            return root_nonlin(fun, x0, args, jac, callback, meth, {**jacobians(), **broyden_jacobians()}[meth], **kw)
+        if meth == "df-sane":
+            return root_df_sane(fun, x0, args, callback, **kw)
         return (_root_hybr if meth == "hybr" else _root_lm)(fun, x0, args, jac, **kw)
-    if meth in ROOT_METHODS:
-        raise NotImplementedError(f"root(method={method!r}) is not implemented in cuarray.scipy.optimize; "
-                                  f"implemented methods: {', '.join(IMPLEMENTED)}")
     raise ValueError(f"Unknown solver {method}")
 
 
