@@ -38,9 +38,10 @@ def _checks_1d(a, name, checks, allow_inf=False):
     if a.ndim != 1:
         checks.append((True, "`{}` must be a one-dimensional sequence.".format(name)))
         return False
-    checks.append((any_(isnan(a)), "`{}` must not contain nan.".format(name)))
-    if not allow_inf:
-        checks.append((any_(isinf(a)), "`{}` must contain only finite values.".format(name)))
+    if a.shape[0]:  # nothing to check (and no pass) in an empty one
+        checks.append((any_(isnan(a)), "`{}` must not contain nan.".format(name)))
+        if not allow_inf:
+            checks.append((any_(isinf(a)), "`{}` must contain only finite values.".format(name)))
     return True
 
 
@@ -160,7 +161,8 @@ class CensoredData:
     def _uncensor(self):
         """The endpoints of the left- and right-censored values and the midpoints of the intervals
         with the uncensored values: data for a rough (moment) estimate of the parameters."""
-        return concatenate((self._uncensored, self._left, self._right, mean(self._interval, axis=1)))
+        mids = mean(self._interval, axis=1) if self._interval.shape[0] else self._interval[:, 0].astype(numpy.float64)
+        return concatenate((self._uncensored, self._left, self._right, mids))
 
     def _supported(self, a, b):
         """The values in (or overlapping) the interval (a, b)."""
