@@ -235,3 +235,81 @@ def test_nnlf_refuses_censored_data(mods, CD):
         sst.norm.nnlf((0.0, 1.0), sst.CensoredData.right_censored([1.0, 2.0, 3.0], [False, True, False]))
     with pytest.raises(TypeError):
         _dist(mods, "norm").nnlf((0.0, 1.0), data)
+
+
+# -- ecdf ------------------------------------------------------------------------------------------
+def _ecdf_sample(rng, kind):
+    """A fresh sample with ties (rounded to 0.1), right-censored in about a third of its values."""
+    x = np.round(rng.exponential(2.0, int(rng.integers(5, 60))), 1)
+    c = rng.random(x.size) < 0.35
+    if kind == "uncensored":
+        return lambda C: x if C is None else C(x)
+    if kind == "all_censored_last":  # the largest value censored: the sf stays above 0
+        c[np.argmax(x)] = True
+    return lambda C: C.right_censored(x, c) if C is not None else None
+
+
+@pytest.mark.parametrize("kind", ["uncensored", "right", "all_censored_last"])
+def test_ecdf_as_scipy(mods, CD, kind):
+    """The counts are exact and the estimates the same few products, so ours equal SciPy's to
+    rounding (1e-13); the steps are looked up exactly, also at the quantiles themselves, at +-inf and NaN."""
+    rng = np.random.default_rng()
+    make = _ecdf_sample(rng, kind)
+    ours = mods["_survival"].ecdf(make(CD) if kind != "uncensored" else make(None))
+    ref = sst.ecdf(make(sst.CensoredData) if kind != "uncensored" else make(None))
+    for which in ("cdf", "sf"):
+        a, b = getattr(ours, which), getattr(ref, which)
+        np.testing.assert_array_equal(a.quantiles, b.quantiles)
+        np.testing.assert_allclose(a.probabilities, b.probabilities, rtol=1e-13, atol=1e-15)
+        np.testing.assert_array_equal(a._n, b._n)
+        np.testing.assert_array_equal(a._d, b._d)
+        q = b.quantiles
+        v = np.concatenate([[-np.inf, np.nan, np.inf], q, q - 0.05, q + 0.05]).reshape(3, -1)
+        np.testing.assert_allclose(a.evaluate(v), b.evaluate(v), rtol=1e-13, atol=1e-15)
+        for method in ("linear", "log-log"):
+            level = float(rng.uniform(0.5, 0.99))
+            ca, cb = (_quiet(f.confidence_interval, level, method=method) for f in (a, b))
+            for lo_hi in ("low", "high"):
+                np.testing.assert_allclose(getattr(ca, lo_hi).probabilities, getattr(cb, lo_hi).probabilities,
+                                           rtol=1e-12, atol=1e-15, err_msg=method)
+
+
+def test_ecdf_errors_and_warning_as_scipy(mods, CD):
+    ecdf = mods["_survival"].ecdf
+    for bad in ([[1.0, 2.0]], [1.0, np.nan], [np.inf]):
+        with pytest.raises(ValueError) as ref:
+            sst.ecdf(bad)
+        with pytest.raises(ValueError) as ours:
+            ecdf(np.asarray(bad))
+        assert str(ours.value) == str(ref.value)
+    for make in (lambda C: C([1.0, 2.0], left=[0.5]), lambda C: C([1.0], interval=[[0.0, 3.0]])):
+        with pytest.raises(NotImplementedError, match="only uncensored and right-censored"):
+            sst.ecdf(make(sst.CensoredData))
+        with pytest.raises(NotImplementedError, match="only uncensored and right-censored"):
+            ecdf(make(CD))
+    res, ref = ecdf(np.array([3.0, 1.0, 2.0, 2.0])), sst.ecdf([3.0, 1.0, 2.0, 2.0])
+    for level, method, match in ((1.5, "linear", "`confidence_level` must be"), ([0.9, 0.8], "linear", "must be a scalar"),
+                                 (0.9, "nope", "`method` must be one of")):
+        with pytest.raises(ValueError, match=match):
+            ref.cdf.confidence_interval(level, method=method)
+        with pytest.raises(ValueError, match=match):
+            res.cdf.confidence_interval(level, method=method)
+    # n == d at the last value: SciPy's NaN bound and its warning
+    with pytest.warns(RuntimeWarning, match="undefined at some observations"):
+        ci = res.sf.confidence_interval()
+    with pytest.raises(NotImplementedError, match="Confidence interval bounds do not implement"):
+        ci.low.confidence_interval()
+    empty, empty_ref = ecdf(np.array([])), sst.ecdf([])
+    assert empty.cdf.quantiles.shape == empty_ref.cdf.quantiles.shape == (0,)
+    np.testing.assert_array_equal(empty.sf.evaluate([1.0, -np.inf]), empty_ref.sf.evaluate([1.0, -np.inf]))
+
+
+def test_ecdf_signatures_as_scipy():
+    from cuarray.scipy import stats
+
+    res, ref = stats._survival, sst.ecdf([1.0, 2.0])
+    pairs = [(stats.ecdf, sst.ecdf)] + [(getattr(res.EmpiricalDistributionFunction, m), getattr(ref.cdf, m))
+                                        for m in ("evaluate", "confidence_interval")]
+    for got, want in pairs:
+        got_p = [(p.name, p.kind, p.default) for p in inspect.signature(got).parameters.values() if p.name != "self"]
+        assert got_p == [(p.name, p.kind, p.default) for p in inspect.signature(want).parameters.values()], want

@@ -61,3 +61,4 @@ from ._distn_discrete import poisson as poisson
 from ._distn_discrete import binom as binom
 from ._distn_discrete import geom as geom
 from ._censored import CensoredData as CensoredData
+from ._survival import ecdf as ecdf
