@@ -150,3 +150,48 @@ def test_scipy_rules():
         cst.norm.nnlf((0.0, 1.0), ours)
     x = np.random.default_rng(55).normal(1.0, 2.0, 100)
     np.testing.assert_allclose(cst.norm.fit(cst.CensoredData(cuarray.asarray(x))), sst.norm.fit(x), rtol=1e-10)
+
+
+@pytest.mark.parametrize("censored", [False, True])
+def test_ecdf(censored):
+    """Exact counts and steps; the estimates are short products and the intervals a few
+    log/exp/sqrt of them: the device's rounding differs from NumPy's by ulps (1e-12, 1e-10)."""
+    rng = np.random.default_rng(56)
+    x = np.round(rng.exponential(2.0, 300), 1)  # ties
+    c = rng.random(300) < 0.3
+    if censored:
+        c[np.argmax(x)] = True
+        ours = cst.ecdf(cst.CensoredData.right_censored(cuarray.asarray(x), cuarray.asarray(c)))
+        ref = sst.ecdf(sst.CensoredData.right_censored(x, c))
+    else:
+        ours, ref = cst.ecdf(cuarray.asarray(x)), sst.ecdf(x)
+    for which in ("cdf", "sf"):
+        a, b = getattr(ours, which), getattr(ref, which)
+        assert isinstance(a.quantiles, cuarray.ndarray) and isinstance(a.probabilities, cuarray.ndarray)
+        np.testing.assert_array_equal(cuarray.asnumpy(a.quantiles), b.quantiles)
+        np.testing.assert_allclose(cuarray.asnumpy(a.probabilities), b.probabilities, rtol=1e-12, atol=1e-14,
+                                   err_msg=which)
+        np.testing.assert_array_equal(cuarray.asnumpy(a._n), b._n)
+        np.testing.assert_array_equal(cuarray.asnumpy(a._d), b._d)
+        q = b.quantiles
+        v = np.concatenate([[-np.inf, np.nan, np.inf], q, q - 0.05, q + 0.05]).reshape(3, -1)
+        got = a.evaluate(cuarray.asarray(v))
+        assert got.shape == v.shape
+        np.testing.assert_allclose(cuarray.asnumpy(got), b.evaluate(v), rtol=1e-12, atol=1e-14, err_msg=which)
+        for method in ("linear", "log-log"):
+            ca, cb = (_quiet(f.confidence_interval, 0.9, method=method) for f in (a, b))
+            for lo_hi in ("low", "high"):
+                np.testing.assert_allclose(cuarray.asnumpy(getattr(ca, lo_hi).probabilities),
+                                           getattr(cb, lo_hi).probabilities, rtol=1e-10, atol=1e-14,
+                                           err_msg="{} {} {}".format(which, method, lo_hi))
+
+
+def test_ecdf_errors():
+    with pytest.raises(ValueError, match="`sample` must not contain nan."):
+        cst.ecdf(cuarray.asarray([1.0, np.nan]))
+    with pytest.raises(NotImplementedError, match="only uncensored and right-censored"):
+        cst.ecdf(cst.CensoredData(cuarray.asarray([1.0, 2.0]), left=cuarray.asarray([0.5])))
+    with pytest.raises(TypeError):
+        cst.ecdf(np.ones(3))
+    with pytest.warns(RuntimeWarning, match="undefined at some observations"):
+        cst.ecdf(cuarray.asarray([3.0, 1.0, 2.0, 2.0])).sf.confidence_interval()
