@@ -7,7 +7,6 @@ log-likelihood at given parameters to 1e-12; fits by the likelihood reached and 
 import importlib.util
 import inspect
 import pathlib
-import warnings
 
 import numpy as np
 import pytest
@@ -22,9 +21,13 @@ def _load(name):
     return module
 
 
+HOST = _load("stats_distn_host")
+_quiet, _mixed_interval = HOST.quiet, HOST.mixed_interval
+
+
 @pytest.fixture(scope="module")
 def mods():
-    return _load("stats_distn_host").host_stats()
+    return HOST.host_stats()
 
 
 @pytest.fixture(scope="module")
@@ -34,12 +37,6 @@ def CD(mods):
 
 def _dist(mods, name):
     return getattr(mods["_distn_continuous"], name, None) or getattr(mods["_distn_gamma"], name)
-
-
-def _quiet(fn, *args, **kw):
-    with warnings.catch_warnings(), np.errstate(all="ignore"):
-        warnings.simplefilter("ignore")
-        return fn(*args, **kw)
 
 
 def _both(CD, make):
@@ -54,17 +51,6 @@ def _same(ours, ref):
         np.testing.assert_array_equal(a, b)
     assert repr(ours) == repr(ref) and str(ours) == str(ref)
     assert len(ours) == len(ref) and ours.num_censored() == ref.num_censored()
-
-
-def _mixed_interval(rng, m):
-    """Rows of every kind: exact (a == b), left (-inf, b), right (a, inf) and finite intervals."""
-    lo = rng.normal(0.0, 2.0, m)
-    hi = lo + rng.exponential(1.0, m)
-    kind = rng.integers(0, 4, m)
-    hi[kind == 0] = lo[kind == 0]
-    lo[kind == 1] = -np.inf
-    hi[kind == 2] = np.inf
-    return np.column_stack([lo, hi])
 
 
 CONSTRUCT = {

@@ -6,7 +6,8 @@ relative: both Nelder-Mead runs stop within fmin's tolerances of the same optimu
 
 from __future__ import annotations
 
-import warnings
+import importlib.util
+import pathlib
 
 import numpy as np
 import pytest
@@ -24,10 +25,16 @@ import cuarray  # noqa: E402
 from cuarray.scipy import stats as cst  # noqa: E402
 
 
-def _quiet(fn, *args, **kw):
-    with warnings.catch_warnings(), np.errstate(all="ignore"):
-        warnings.simplefilter("ignore")
-        return fn(*args, **kw)
+def _load_host():
+    spec = importlib.util.spec_from_file_location("h51_gpu_stats_distn_host",
+                                                  pathlib.Path(__file__).parent / "stats_distn_host.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+_HOST = _load_host()  # the helpers the CPU tests share
+_quiet, _mixed_interval = _HOST.quiet, _HOST.mixed_interval
 
 
 def _host(d):
@@ -46,16 +53,6 @@ def _same(ours, ref, what):
 
 def _host_ref(ref):
     return {a: getattr(ref, a) for a in ("_uncensored", "_left", "_right", "_interval")}
-
-
-def _mixed_interval(rng, m):
-    lo = rng.normal(0.0, 2.0, m)
-    hi = lo + rng.exponential(1.0, m)
-    kind = rng.integers(0, 4, m)
-    hi[kind == 0] = lo[kind == 0]
-    lo[kind == 1] = -np.inf
-    hi[kind == 2] = np.inf
-    return np.column_stack([lo, hi])
 
 
 def test_constructors_match_scipy():
