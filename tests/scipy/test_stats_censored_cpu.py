@@ -119,7 +119,9 @@ def _sample(name, rng, n=120):
     x = {"norm": lambda: rng.normal(1.5, 2.0, n), "gamma": lambda: rng.gamma(2.5, 1.5, n),
          "weibull_min": lambda: rng.weibull(2.0, n) * 3.0, "lognorm": lambda: rng.lognormal(0.2, 0.6, n),
          "expon": lambda: 0.5 + rng.exponential(2.0, n), "logistic": lambda: rng.logistic(1.0, 0.7, n),
-         "gumbel_l": lambda: -rng.gumbel(0.5, 2.0, n), "t": lambda: rng.standard_t(5.0, n) + 1.0}[name]()
+         "gumbel_l": lambda: -rng.gumbel(0.5, 2.0, n), "t": lambda: rng.standard_t(5.0, n) + 1.0,
+         "beta": lambda: rng.beta(2.0, 3.0, n), "pareto": lambda: rng.pareto(3.0, n) + 1.0,
+         "uniform": lambda: rng.uniform(0.0, 2.0, n)}[name]()
     return x
 
 
@@ -173,10 +175,15 @@ def _theta_cases(name, rng):
             "weibull_min": [(rng.uniform(1.5, 2.5), 0.0, 3.0), (2.0, 2.0, 3.0)],
             "lognorm": [(0.6, 0.0, rng.uniform(1.0, 1.5)), (0.6, 1.0, 1.0)],
             "expon": [(0.5, rng.uniform(1.5, 2.5)), (2.0, 2.0)], "logistic": [(1.0, 0.7)],
-            "gumbel_l": [(-0.5, 2.0)], "t": [(5.0, 1.0, 1.0), (0.0, 1.0, 1.0)]}[name]
+            "gumbel_l": [(-0.5, 2.0)], "t": [(5.0, 1.0, 1.0), (0.0, 1.0, 1.0)],
+            # bounded supports: data and intervals on, across and beyond their ends
+            "beta": [(2.0, 3.0, 0.0, 1.0), (2.0, 3.0, 0.2, 0.5), (0.5, 0.5, -0.1, 1.2)],
+            "pareto": [(3.0, 0.0, 1.0), (3.0, 0.5, 1.0), (2.0, -0.2, 1.1)],
+            "uniform": [(0.0, 2.0), (0.3, 1.2), (-1.0, 4.0)]}[name]
 
 
-@pytest.mark.parametrize("name", ["norm", "gamma", "weibull_min", "lognorm", "expon", "logistic", "gumbel_l", "t"])
+@pytest.mark.parametrize("name", ["norm", "gamma", "weibull_min", "lognorm", "expon", "logistic", "gumbel_l", "t",
+                                  "beta", "pareto", "uniform"])
 @pytest.mark.parametrize("kind", ["right", "left", "mixed"])
 def test_censored_likelihood_as_scipy(mods, CD, name, kind):
     rng = np.random.default_rng()
