@@ -3,13 +3,14 @@ of the cuarray routines they import: the real formulas and machinery run on the 
 tests compare them with scipy.stats (loaded by path from the tests; tests/scipy is no package)."""
 
 import types
+import warnings
 
 import numpy as np
 import scipy.special as sc
 
 from cuarray.testing.fake_device import host_modules, numpy_standins
 
-MODULES = ("_distn_base", "_distn_fit", "_distn_fit_closed", "_distn_continuous", "_distn_gamma", "_distn_discrete")
+MODULES = ("_censored", "_survival", "_distn_base", "_distn_fit", "_distn_fit_closed", "_distn_continuous", "_distn_gamma", "_distn_discrete")
 # what `fit` runs of cuarray.scipy.optimize: its Nelder-Mead, copied on NumPy with the stats modules
 OPTIMIZE = ("_result", "_differentiate", "_neldermead", "_scalar")
 
@@ -48,3 +49,22 @@ def host_stats():
         standins[module] = numpy_standins(module, "cuarray.scipy.optimize", {"max": np.max, "min": np.min})
     copies = host_modules(standins)
     return {m.__name__.rsplit(".", 1)[1]: c for m, c in copies.items() if m.__name__.startswith("cuarray.scipy.stats")}
+
+
+def quiet(fn, *args, **kw):
+    """fn(*args, **kw) with NumPy's and SciPy's warnings silenced."""
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        return fn(*args, **kw)
+
+
+def mixed_interval(rng, m):
+    """An (m, 2) `interval` argument of `CensoredData` with rows of every kind: exact (a == b),
+    left-censored (-inf, b), right-censored (a, inf) and finite intervals."""
+    lo = rng.normal(0.0, 2.0, m)
+    hi = lo + rng.exponential(1.0, m)
+    kind = rng.integers(0, 4, m)
+    hi[kind == 0] = lo[kind == 0]
+    lo[kind == 1] = -np.inf
+    hi[kind == 2] = np.inf
+    return np.column_stack([lo, hi])

@@ -555,6 +555,7 @@ class weibull_min_gen(rv_continuous):
 
     name = "weibull_min"
     _fit_override = weibull_min_fit
+    _censored_override = "any"  # SciPy's: uncensored CensoredData takes its MLE and MM alike
     shapes = "c"
     _a = 0.0
 

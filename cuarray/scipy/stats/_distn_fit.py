@@ -3,7 +3,9 @@
 (moments of the data, moved so that the support covers it), fixed parameters (`f0`/`fa`/
 `fix_a`, `floc`, `fscale`), method "MLE" (SciPy's penalized negative log-likelihood) or "MM"
 (the relative errors of the first k raw moments), minimized by cuarray's Nelder-Mead with
-`optimize.fmin`'s tolerances, or by the user's `optimizer` called as SciPy calls it.
+`optimize.fmin`'s tolerances, or by the user's `optimizer` called as SciPy calls it. With
+`CensoredData` the objective is SciPy's censored likelihood: logpdf of the exact values, logcdf
+of the left-censored, logsf of the right-censored and log(cdf(b) - cdf(a)) of the intervals.
 
 The data stay on the device: the objective is a few elementwise passes and one sum over it,
 whose value is the one read of each evaluation (the minimizer's). The starting values cost one
@@ -32,6 +34,7 @@ from ..._sorting.searching import where
 from ..._statistics.order import max as max_
 from ..._statistics.order import min as min_
 from ..optimize._neldermead import minimize_neldermead
+from ._censored import CensoredData
 from ._distn_base import INF, and_, choose, is_host, or_
 from ._distn_base import rv_continuous as _rv_continuous
 
@@ -95,11 +98,25 @@ def _host_theta(theta):
     return [float(t) for t in numpy.asarray(theta, dtype=float).ravel()]
 
 
+class _Censored:
+    """The float64 device arrays of a `CensoredData` that the censored likelihood reads."""
+
+    def __init__(self, data):
+        self.parts = tuple(a.astype(_F64, copy=False) for a in (data._uncensored, data._left, data._right))
+        interval = data._interval.astype(_F64, copy=False)
+        self.low, self.high = interval[:, 0], interval[:, 1]
+        self.n_uncensored = data._uncensored.shape[0]
+
+
 class rv_continuous(_rv_continuous):
     """`scipy.stats.rv_continuous` with `fit`, `nnlf`, `fit_loc_scale` (the base class's other
     methods as they are)."""
 
     _fit_override = None  # f(dist, data, args, kwds) -> the estimates, or None for the generic fit
+    # which `CensoredData` without censored values SciPy's own fit takes (as the uncensored array;
+    # data with censored values always take the generic fit): "mle" (SciPy's `_call_super_mom`:
+    # method "MM" takes the generic fit, which refuses it), "any" (weibull_min), "none" (gamma)
+    _censored_override = "mle"
 
     # -- the objectives ---------------------------------------------------------------------------
     def _unpack(self, theta):
@@ -130,6 +147,36 @@ class rv_continuous(_rv_continuous):
         val = n_bad * (_LOGXMAX * 100) - sum_(where(good, lp, 0.0)) + n * (
             math.log(scale) if is_host(scale) else log(scale))
         return choose(cond, val, INF) if not is_host(cond) else val
+
+    def _penalized_nnlf_censored(self, theta, data):
+        """SciPy's `_nnlf_and_penalty` of `CensoredData` plus (number uncensored) log(scale): each
+        kind of value inside (or, for intervals, overlapping) the open support adds its finite
+        logpdf, logcdf (left-censored), logsf (right-censored) or log(cdf(high) - cdf(low)); each
+        other value 100 log(DBL_MAX). A 0-d device array (inf for invalid host parameters)."""
+        loc, scale, shapes = self._unpack(theta)
+        cond = and_(self._argcheck(*shapes), scale > 0)
+        if is_host(cond) and not cond:
+            return full((), INF, dtype=_F64)
+        a, b = self._get_support(*shapes)
+        u, left, right = ((v - loc) / scale for v in data.parts)
+        low, high = (data.low - loc) / scale, (data.high - loc) / scale
+        terms = [(u, logical_and(a < u, u < b), lambda: self._logpdf(u, *shapes)),
+                 (left, a < left, lambda: self._logcdf(left, *shapes)),
+                 (right, right < b, lambda: self._logsf(right, *shapes)),
+                 (low, logical_and(a < high, low < b), lambda: log(self._delta_cdf(low, high, shapes)))]
+        val = data.n_uncensored * (math.log(scale) if is_host(scale) else log(scale))
+        for z, keep, term in terms:
+            if z.shape[0]:  # an empty kind adds nothing: no pass over it
+                lp = term()
+                good = logical_and(keep, isfinite(lp))
+                val = val + (z.shape[0] - sum_(good)) * (_LOGXMAX * 100) - sum_(where(good, lp, 0.0))
+        return choose(cond, val, INF) if not is_host(cond) else val
+
+    def _delta_cdf(self, low, high, shapes):
+        """SciPy's: cdf(high) - cdf(low), or sf(low) - sf(high) where cdf(low) > 1/2 (the digits
+        of the upper tail)."""
+        cdf_low = self.cdf(low, *shapes)
+        return where(cdf_low > 0.5, self.sf(low, *shapes) - self.sf(high, *shapes), self.cdf(high, *shapes) - cdf_low)
 
     def _moment_error(self, theta, x, data_moments, nan_seen):
         """SciPy's: the sum of the squared relative errors of the first k raw moments; a NaN
@@ -212,8 +259,14 @@ class rv_continuous(_rv_continuous):
         """See `scipy.stats.rv_continuous.fit`: the objective on the device, minimized by
         cuarray's Nelder-Mead (SciPy's `optimize.fmin`, xtol = ftol = 1e-4) unless `optimizer`
         is given (then called as SciPy calls it, with host parameter vectors and float values:
-        one read per evaluation). No `CensoredData`."""
-        if self._fit_override is not None:
+        one read per evaluation). `CensoredData` takes the censored likelihood (method "MLE")."""
+        own = self._fit_override is not None
+        if own and isinstance(data, CensoredData):
+            rule = self._censored_override
+            mm = kwds.get("method", "mle").lower() == "mm"
+            own = data.num_censored() == 0 and (rule == "any" or (rule == "mle" and not mm))
+            data = data._uncensored if own else data
+        if own:
             out = type(self)._fit_override(self, data, args, dict(kwds))
             if out is not None:
                 return out
@@ -223,13 +276,20 @@ class rv_continuous(_rv_continuous):
         """SciPy's `rv_continuous.fit` (what a distribution's own `fit` falls back to)."""
         kwds = dict(kwds)
         method = kwds.get("method", "mle").lower()
+        censored = isinstance(data, CensoredData)
+        if censored:
+            if method != "mle":
+                raise ValueError('For censored data, the method must be "MLE".')
+            if data.num_censored() == 0:
+                data, censored = data._uncensored, False
         numargs = len(self._shape_names)
         if len(args) > numargs:
             raise TypeError("Too many input arguments.")
-        x = fit_data(data, self.name)
+        # censored: the starting values from the endpoints and the intervals' midpoints (SciPy's)
+        x = _Censored(data) if censored else fit_data(data, self.name)
         start = [None] * 2
         if len(args) < numargs or not ("loc" in kwds and "scale" in kwds):
-            start = self._fitstart(x)
+            start = self._fitstart(data._uncensor().astype(_F64, copy=False) if censored else x)
             args += tuple(start[len(args):-2])
         args += (kwds.pop("loc", start[-2]), kwds.pop("scale", start[-1]))
         x0, func, restore, args, nan_seen = self._reduce_func(args, kwds, x)
@@ -293,7 +353,7 @@ class rv_continuous(_rv_continuous):
                 return self._moment_error(theta, x_, data_moments, nan_seen)
         elif method == "mle":
             nan_seen = None
-            objective = self._penalized_nnlf
+            objective = self._penalized_nnlf_censored if isinstance(x, _Censored) else self._penalized_nnlf
         else:
             raise ValueError("Method '{}' not available; must be one of {}".format(method, {"mle", "mm"}))
         if len(fixedn) == nargs:

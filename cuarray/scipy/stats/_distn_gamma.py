@@ -46,6 +46,7 @@ class gamma_gen(rv_continuous):
 
     name = "gamma"
     _fit_override = gamma_fit
+    _censored_override = "none"  # SciPy's gamma.fit passes any CensoredData to the generic fit
     _fitstart = gamma_fitstart
     shapes = "a"
     _a = 0.0
