@@ -27,13 +27,17 @@ T_SPAN = (0.0, 0.05)
 TOL = dict(rtol=1e-6, atol=1e-9)
 
 
+def heat_y0(n, seed=73):
+    """y0 on the host: sin(pi x) at the n interior points plus a small random part."""
+    x = numpy.linspace(0.0, 1.0, n + 2)[1:-1]
+    return numpy.sin(numpy.pi * x) + 0.01 * numpy.random.default_rng(seed).standard_normal(n)
+
+
 def heat_problem(n, seed=73):
     """(y0, the Jacobian (n, n)) on the host: the second difference over n interior points."""
-    x = numpy.linspace(0.0, 1.0, n + 2)[1:-1]
-    y0 = numpy.sin(numpy.pi * x) + 0.01 * numpy.random.default_rng(seed).standard_normal(n)
     dx2 = (1.0 / (n + 1)) ** 2
     J = (numpy.diag(numpy.full(n - 1, 1.0), -1) - 2.0 * numpy.eye(n) + numpy.diag(numpy.full(n - 1, 1.0), 1)) / dx2
-    return y0, J
+    return heat_y0(n, seed), J
 
 
 def heat_rhs(xp, n):
@@ -54,21 +58,28 @@ heat = register(
 )
 
 
-@heat.setup("cuarray", "numpy")
-def _(xp, n, param):
-    integrate = scipy_module(xp, "integrate")
-    y0, J = heat_problem(n)
-    f, y, jac = heat_rhs(xp, n), xp.asarray(y0), xp.asarray(J)
-    if getattr(xp, "__name__", "") != "numpy":  # compiles the kernels outside the timing
-        y8, J8 = heat_problem(8)
-        integrate.solve_ivp(heat_rhs(xp, 8), T_SPAN, xp.asarray(y8), method="BDF", jac=xp.asarray(J8), **TOL)
+def _solver(integrate, xp, method, y0, jac, small_jac, count):
+    """The timed call of `solve_ivp(method)` on the heat problem of y0's size (a device column first
+    solves the 8- or 64-point problem, so compiles and library loads stay outside the timing), and
+    the statistic `count` of the result."""
+    n = y0.shape[0]
+    if getattr(xp, "__name__", "") != "numpy":
+        m, jac_m = small_jac
+        integrate.solve_ivp(heat_rhs(xp, m), T_SPAN, xp.asarray(heat_y0(m)), method=method, jac=jac_m, **TOL)
+    f, y = heat_rhs(xp, n), xp.asarray(y0)
 
     def run():
         start = time.perf_counter()
-        res = integrate.solve_ivp(f, T_SPAN, y, method="BDF", jac=jac, **TOL)
-        return {"time_s": time.perf_counter() - start, "success": float(res.success), "nlu": float(res.nlu)}
+        res = integrate.solve_ivp(f, T_SPAN, y, method=method, jac=jac, **TOL)
+        return {"time_s": time.perf_counter() - start, "success": float(res.success), count: float(getattr(res, count))}
 
     return run
+
+
+@heat.setup("cuarray", "numpy")
+def _(xp, n, param):
+    y0, J = heat_problem(n)
+    return _solver(scipy_module(xp, "integrate"), xp, "BDF", y0, xp.asarray(J), (8, xp.asarray(heat_problem(8)[1])), "nlu")
 
 
 def heat_sparse_jacobian(sparse, n):
@@ -76,11 +87,6 @@ def heat_sparse_jacobian(sparse, n):
     (`cuarray.sparse` or `scipy.sparse`), built without an n x n array."""
     dx2 = (1.0 / (n + 1)) ** 2
     return sparse.diags([1.0 / dx2, -2.0 / dx2, 1.0 / dx2], [-1, 0, 1], shape=(n, n), format="csc")
-
-
-def heat_sparse_y0(n, seed=73):
-    x = numpy.linspace(0.0, 1.0, n + 2)[1:-1]
-    return numpy.sin(numpy.pi * x) + 0.01 * numpy.random.default_rng(seed).standard_normal(n)
 
 
 heat_sparse = register(
@@ -92,19 +98,9 @@ heat_sparse = register(
 
 @heat_sparse.setup("cuarray", "numpy")
 def _(xp, n, param):
-    integrate = scipy_module(xp, "integrate")
     sparse = scipy_module(xp, "sparse")
-    f, y, jac = heat_rhs(xp, n), xp.asarray(heat_sparse_y0(n)), heat_sparse_jacobian(sparse, n)
-    if getattr(xp, "__name__", "") != "numpy":  # compiles the kernels and loads cuDSS outside the timing
-        integrate.solve_ivp(heat_rhs(xp, 64), T_SPAN, xp.asarray(heat_sparse_y0(64)), method="BDF",
-                            jac=heat_sparse_jacobian(sparse, 64), **TOL)
-
-    def run():
-        start = time.perf_counter()
-        res = integrate.solve_ivp(f, T_SPAN, y, method="BDF", jac=jac, **TOL)
-        return {"time_s": time.perf_counter() - start, "success": float(res.success), "nlu": float(res.nlu)}
-
-    return run
+    return _solver(scipy_module(xp, "integrate"), xp, "BDF", heat_y0(n), heat_sparse_jacobian(sparse, n),
+                   (64, heat_sparse_jacobian(sparse, 64)), "nlu")
 
 
 heat_lsoda = register(
@@ -116,17 +112,7 @@ heat_lsoda = register(
 
 @heat_lsoda.setup("cuarray", "numpy")
 def _(xp, n, param):
-    integrate = scipy_module(xp, "integrate")
     y0, J = heat_problem(n)
-    f, y, jac = heat_rhs(xp, n), xp.asarray(y0), xp.asarray(J)
-    if getattr(xp, "__name__", "") != "numpy":  # compiles the kernels outside the timing
-        y8, J8 = heat_problem(8)
-        J8 = xp.asarray(J8)
-        integrate.solve_ivp(heat_rhs(xp, 8), T_SPAN, xp.asarray(y8), method="LSODA", jac=lambda t, u: J8, **TOL)
+    jac, jac8 = xp.asarray(J), xp.asarray(heat_problem(8)[1])
+    return _solver(scipy_module(xp, "integrate"), xp, "LSODA", y0, lambda t, u: jac, (8, lambda t, u: jac8), "njev")
 
-    def run():
-        start = time.perf_counter()
-        res = integrate.solve_ivp(f, T_SPAN, y, method="LSODA", jac=lambda t, u: jac, **TOL)
-        return {"time_s": time.perf_counter() - start, "success": float(res.success), "njev": float(res.njev)}
-
-    return run

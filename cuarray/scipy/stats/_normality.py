@@ -116,28 +116,27 @@ def _kurtosis_z(a, axis, keepdims):
     return ((term1 - term2) / (2 / (9.0 * big_a)) ** 0.5).astype(b2.dtype)
 
 
+def _z_test(a, axis, nan_policy, alternative, keepdims, fn, limit, z_of, result):
+    """A test whose statistic z is standard normal under the null: its sample rules, z, p."""
+    _check_alternative(alternative)
+    a, axis, one, kept = _sample(a, fn, nan_policy, axis)
+    small = _too_small(a, axis, one, limit, keepdims, result, len(kept or a.shape))
+    if small is not None:
+        return small
+    z = z_of(a, axis, keepdims)
+    return _result(result, z, _normal_pvalue(z, alternative), kept, keepdims)
+
+
 @omit_nans("a", result=SkewtestResult)
 def skewtest(a, axis=0, nan_policy="propagate", alternative="two-sided", *, keepdims=False):
     """See `scipy.stats.skewtest`."""
-    _check_alternative(alternative)
-    a, axis, one, kept = _sample(a, "skewtest", nan_policy, axis)
-    small = _too_small(a, axis, one, 7, keepdims, SkewtestResult, len(kept or a.shape))
-    if small is not None:
-        return small
-    z = _skew_z(a, axis, keepdims)
-    return _result(SkewtestResult, z, _normal_pvalue(z, alternative), kept, keepdims)
+    return _z_test(a, axis, nan_policy, alternative, keepdims, "skewtest", 7, _skew_z, SkewtestResult)
 
 
 @omit_nans("a", result=KurtosistestResult)
 def kurtosistest(a, axis=0, nan_policy="propagate", alternative="two-sided", *, keepdims=False):
     """See `scipy.stats.kurtosistest`."""
-    _check_alternative(alternative)
-    a, axis, one, kept = _sample(a, "kurtosistest", nan_policy, axis)
-    small = _too_small(a, axis, one, 4, keepdims, KurtosistestResult, len(kept or a.shape))
-    if small is not None:
-        return small
-    z = _kurtosis_z(a, axis, keepdims)
-    return _result(KurtosistestResult, z, _normal_pvalue(z, alternative), kept, keepdims)
+    return _z_test(a, axis, nan_policy, alternative, keepdims, "kurtosistest", 4, _kurtosis_z, KurtosistestResult)
 
 
 @omit_nans("a", result=NormaltestResult)
