@@ -40,6 +40,10 @@ from ._wilcoxon import wilcoxon as wilcoxon
 from ._kendall import kendalltau as kendalltau
 from ._anova import f_oneway as f_oneway
 from ._goodness import chisquare as chisquare
+from ._ksample import bartlett as bartlett
+from ._ksample import fligner as fligner
+from ._ksample import kruskal as kruskal
+from ._ksample import levene as levene
 from ._goodness import power_divergence as power_divergence
 from ._normality import jarque_bera as jarque_bera
 from ._trimmed import tmax as tmax

@@ -28,7 +28,7 @@ from ..._sorting.searching import where
 from ..._statistics.averages import mean, nanmean, nanvar, var
 from ..._statistics.order import nanmax, nanmin
 from ..special._stats import fdtrc
-from ._descriptive import _policy
+from ._multisample import keep_dims, samples_last
 
 __all__ = ["f_oneway", "F_onewayResult"]
 
@@ -43,40 +43,20 @@ class F_onewayResult(NamedTuple):  # noqa: N801  (SciPy's name)
     pvalue: object
 
 
-def _samples(samples, axis, nan_policy):
-    """The samples as floating arrays broadcast against each other but along `axis`, that axis
-    last; (samples, the batch shape, whether they are one-dimensional)."""
-    arrays = [_policy(nan_policy, as_literal_or_array(s, "f_oneway"), omit=True) for s in samples]
-    dt = numpy.result_type(*(a.dtype for a in arrays))
-    dt = dt if dt.kind == "f" else numpy.dtype(numpy.float64)
-    one = axis is None or all(a.ndim <= 1 for a in arrays)
-    if axis is None:
-        arrays = [a.ravel() for a in arrays]
-        axis = 0
-    ndim = max(a.ndim for a in arrays)
-    arrays = [a.reshape((1,) * (ndim - a.ndim) + a.shape).astype(dt, copy=False) for a in arrays]
-    axis = int(axis) % ndim
-    arrays = [moveaxis(a, axis, -1) for a in arrays]
-    batch = numpy.broadcast_shapes(*(a.shape[:-1] for a in arrays))
-    return [broadcast_to(a, batch + a.shape[-1:]) for a in arrays], batch, one
-
-
 def f_oneway(*samples, axis=0, equal_var=True, nan_policy="propagate", keepdims=False):
     """See `scipy.stats.f_oneway`."""
     if len(samples) < 2:
         raise TypeError(f"At least two samples are required; got {len(samples)}.")
-    ndim_in = max(numpy.ndim(s) if not hasattr(s, "ndim") else s.ndim for s in samples)
-    samples, batch, one = _samples(samples, axis, nan_policy)
+    samples, batch, one, ndim_in = samples_last(samples, axis, nan_policy, "f_oneway")
     if not isinstance(equal_var, bool):
         raise TypeError("Expected a boolean value for 'equal_var'")
     dt = samples[0].dtype
-    kept = (1,) * max(ndim_in, 1) if axis is None else None
     lengths = [s.shape[-1] for s in samples]
     if 0 in lengths or all(n == 1 for n in lengths):
         if one or all(n == 1 for n in lengths):
             warnings.warn(ALL_LENGTH_ONE if 0 not in lengths else TOO_SMALL, RuntimeWarning, stacklevel=2)
         nan = full(batch, numpy.nan, dtype=dt)
-        return _finish(nan, nan, axis, keepdims, kept, ndim_in)
+        return F_onewayResult(*keep_dims([nan, nan], axis, keepdims, ndim_in))
     omit = nan_policy == "omit" and any(bool(any_(isnan(s)).get()) for s in samples)
     counts = [sum_(~isnan(s), axis=-1).astype(dt) for s in samples] if omit else [float(n) for n in lengths]
     k = len(samples)
@@ -123,18 +103,8 @@ def f_oneway(*samples, axis=0, equal_var=True, nan_policy="propagate", keepdims=
                 empty = empty | (c == 0)
             f = where(empty, numpy.nan, f).astype(dt)
         p = fdtrc(dfn, dfd, f).astype(dt)
-    return _finish(f, p, axis, keepdims, kept, ndim_in)
+    return F_onewayResult(*keep_dims([f, p], axis, keepdims, ndim_in))
 
 
 def _as(n, dt):
     return full((), n, dtype=dt) if isinstance(n, float) else n
-
-
-def _finish(f, p, axis, keepdims, kept, ndim_in):
-    if keepdims:
-        if kept is not None:
-            f, p = f.reshape(kept), p.reshape(kept)
-        else:
-            ax = int(axis) % max(ndim_in, 1)
-            f, p = moveaxis(f[..., None], -1, ax), moveaxis(p[..., None], -1, ax)
-    return F_onewayResult(f, p)

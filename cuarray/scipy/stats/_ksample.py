@@ -1,0 +1,159 @@
+"""k-sample tests of scipy.stats on the device: equal variances (`bartlett`; `levene` and the
+rank-based `fligner`, Brown and Forsythe's centers: median, mean, trimmed mean) and equal
+distributions by ranks (`kruskal`, with the tie correction). SciPy's formulas over cuarray's
+reductions and `rankdata`, the p-values `chdtrc`/`fdtrc`; the samples broadcast against each other
+except along `axis` (`_multisample`). A sample with no values gives NaN with SciPy's warning;
+`nan_policy='omit'` with NaNs present runs one test per slice (`_multisample.per_slice`)."""
+
+from __future__ import annotations
+
+import warnings
+from typing import NamedTuple
+
+import numpy
+
+from ..._creation.basic import full
+from ..._manipulation.joining import concatenate
+from ..._math.explog import log
+from ..._math.misc import abs as abs_
+from ..._math.misc import clip
+from ..._math.sums import sum as sum_
+from ..._statistics.averages import mean, var
+from ..._statistics.median import median
+from ..special._stats import chdtrc, fdtrc, ndtri
+from ._descriptive import rankdata, trim_mean
+from ._multisample import keep_dims, per_slice, samples_last
+
+__all__ = ["bartlett", "levene", "fligner", "kruskal", "BartlettResult", "LeveneResult", "FlignerResult",
+           "KruskalResult"]
+
+TOO_SMALL = ("One or more sample arguments is too small; all returned values will be NaN. "
+             "See documentation for sample size requirements.")
+
+
+class BartlettResult(NamedTuple):
+    statistic: object
+    pvalue: object
+
+
+class LeveneResult(NamedTuple):
+    statistic: object
+    pvalue: object
+
+
+class FlignerResult(NamedTuple):
+    statistic: object
+    pvalue: object
+
+
+class KruskalResult(NamedTuple):
+    statistic: object
+    pvalue: object
+
+
+def _run(test, result, samples, axis, nan_policy, keepdims, fn):
+    """SciPy's `_axis_nan_policy` around `test(*samples)` of samples along their last axis."""
+    samples, batch, one, ndim_in = samples_last(samples, axis, nan_policy, fn)
+    if any(s.shape[-1] == 0 for s in samples):
+        warnings.warn(TOO_SMALL, RuntimeWarning, stacklevel=3)
+        nan = full(batch, numpy.nan, dtype=samples[0].dtype)
+        return result(*keep_dims([nan, nan], axis, keepdims, ndim_in))
+    out = per_slice(lambda *s: test(*s), samples, batch) if nan_policy == "omit" else None
+    if out is None:
+        out = test(*samples)
+    return result(*keep_dims(list(out), axis, keepdims, ndim_in))
+
+
+def _bartlett(*samples):
+    k = len(samples)
+    dt = samples[0].dtype
+    ni = [float(s.shape[-1]) for s in samples]
+    ssq = [var(s, axis=-1, ddof=1) for s in samples]
+    ntot = sum(ni)
+    spsq = sum((n - 1) * v for n, v in zip(ni, ssq)) / (ntot - k)
+    numer = (ntot - k) * log(spsq) - sum((n - 1) * log(v) for n, v in zip(ni, ssq))
+    denom = 1 + 1 / (3 * (k - 1)) * (sum(1 / (n - 1) if n != 1 else numpy.inf for n in ni) - 1 / (ntot - k))
+    t = (numer / denom).astype(dt)
+    p = chdtrc(full((), k - 1, dtype=dt), t).astype(dt)
+    return clip(t, 0.0, numpy.inf).astype(dt), p
+
+
+def bartlett(*samples, axis=0, nan_policy="propagate", keepdims=False):
+    """See `scipy.stats.bartlett`."""
+    if len(samples) < 2:
+        raise ValueError("Must enter at least two input sample vectors.")
+    return _run(_bartlett, BartlettResult, samples, axis, nan_policy, keepdims, "bartlett")
+
+
+def _center(center, proportiontocut):
+    if center not in ("mean", "median", "trimmed"):
+        raise ValueError("center must be 'mean', 'median' or 'trimmed'.")
+    if center == "median":
+        return lambda x: median(x, axis=-1, keepdims=True)
+    if center == "mean":
+        return lambda x: mean(x, axis=-1, keepdims=True)
+    return lambda x: trim_mean(x, proportiontocut, axis=-1)[..., None]
+
+
+def levene(*samples, center="median", proportiontocut=0.05, axis=0, nan_policy="propagate", keepdims=False):
+    """See `scipy.stats.levene`."""
+    func = _center(center, proportiontocut)
+    if len(samples) < 2:
+        raise ValueError("Must provide at least two samples.")
+
+    def test(*xs):
+        k = len(xs)
+        ni = [float(x.shape[-1]) for x in xs]
+        ntot = sum(ni)
+        z = [abs_(x - func(x)) for x in xs]
+        zbar_i = [mean(zi, axis=-1, keepdims=True) for zi in z]
+        zbar = sum(n * zb for n, zb in zip(ni, zbar_i)) / ntot
+        dfd, dfn = ntot - k, k - 1.0
+        numer = dfd * sum(n * (zb - zbar) ** 2 for n, zb in zip(ni, zbar_i))
+        denom = dfn * sum(sum_((zi - zb) ** 2, axis=-1, keepdims=True) for zi, zb in zip(z, zbar_i))
+        w = (numer / denom)[..., 0]
+        return w, fdtrc(full((), dfn, dtype=w.dtype), full((), dfd, dtype=w.dtype), w).astype(w.dtype)
+    return _run(test, LeveneResult, samples, axis, nan_policy, keepdims, "levene")
+
+
+def fligner(*samples, center="median", proportiontocut=0.05, axis=0, nan_policy="propagate", keepdims=False):
+    """See `scipy.stats.fligner`."""
+    func = _center(center, proportiontocut)
+    if len(samples) < 2:
+        raise ValueError("Must provide at least two samples.")
+
+    def test(*xs):
+        k = len(xs)
+        ni = [float(x.shape[-1]) for x in xs]
+        n = sum(ni)
+        dev = concatenate([abs_(x - func(x)) for x in xs], axis=-1)
+        ranks = rankdata(dev, method="average", axis=-1)
+        a = ndtri(ranks / (2 * (n + 1.0)) + 0.5)
+        splits = numpy.cumsum([0] + [x.shape[-1] for x in xs])
+        abar = mean(a, axis=-1)
+        v2 = var(a, axis=-1, ddof=1)
+        stat = sum(m * (mean(a[..., i:j], axis=-1) - abar) ** 2 for m, i, j in zip(ni, splits[:-1], splits[1:])) / v2
+        stat = stat.astype(xs[0].dtype)
+        return stat, chdtrc(full((), k - 1, dtype=stat.dtype), stat).astype(stat.dtype)
+    return _run(test, FlignerResult, samples, axis, nan_policy, keepdims, "fligner")
+
+
+def kruskal(*samples, nan_policy="propagate", axis=0, keepdims=False):
+    """See `scipy.stats.kruskal`. The tie term from each value's tie-group size (rankdata's 'max'
+    less 'min' plus one): the groups' t^3 - t summed as t^2 - 1 over their members."""
+    if len(samples) < 2:
+        raise ValueError("Need at least two groups in stats.kruskal()")
+
+    def test(*xs):
+        k = len(xs)
+        ni = [float(x.shape[-1]) for x in xs]
+        n = sum(ni)
+        alldata = concatenate(xs, axis=-1)
+        ranked = rankdata(alldata, method="average", axis=-1)
+        t = rankdata(alldata, method="max", axis=-1) - rankdata(alldata, method="min", axis=-1) + 1
+        ties = 1 - sum_(t * t - 1, axis=-1) / (n ** 3 - n)
+        splits = numpy.cumsum([0] + [x.shape[-1] for x in xs])
+        ssbn = sum(sum_(ranked[..., i:j], axis=-1) ** 2 / m for m, i, j in zip(ni, splits[:-1], splits[1:]))
+        h = ((12.0 / (n * (n + 1)) * ssbn - 3 * (n + 1)) / ties).astype(ranked.dtype)
+        return h, chdtrc(full((), k - 1, dtype=h.dtype), h).astype(h.dtype)
+    return _run(test, KruskalResult, samples, axis, nan_policy, keepdims, "kruskal")

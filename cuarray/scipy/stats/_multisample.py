@@ -1,0 +1,63 @@
+"""The common part of scipy.stats' k-sample tests (`f_oneway`, `bartlett`, `levene`, `fligner`,
+`kruskal`), as SciPy's `_axis_nan_policy` does it for unpaired samples: the samples broadcast
+against each other except along `axis`, that axis moved last; keepdims; and `nan_policy='omit'`
+with NaNs present run as one test per slice on each sample's non-NaN values (one read of the NaN
+masks, then a test of 1-D samples a slice: a path for the rare call, not the fast one)."""
+
+from __future__ import annotations
+
+import numpy
+
+from ..._core.host_input import as_literal_or_array
+from ..._creation.from_data import asarray
+from ..._logic.content import isnan
+from ..._manipulation.dims import broadcast_to
+from ..._manipulation.joining import stack
+from ..._manipulation.transpose import moveaxis
+from ._descriptive import _policy
+from ._omit import has_nan
+
+__all__ = ["samples_last", "keep_dims", "per_slice"]
+
+
+def samples_last(samples, axis, nan_policy, fn, floating=True):
+    """(samples broadcast against each other but along `axis`, that axis last; the batch shape;
+    whether they are one sample each: 1-D or raveled; the input's ndim)."""
+    arrays = [_policy(nan_policy, as_literal_or_array(s, fn), omit=True) for s in samples]
+    ndim_in = max(a.ndim for a in arrays)
+    dt = numpy.result_type(*(a.dtype for a in arrays))
+    if floating and dt.kind != "f":
+        dt = numpy.dtype(numpy.float64)
+    one = axis is None or all(a.ndim <= 1 for a in arrays)
+    if axis is None:
+        arrays, axis = [a.ravel() for a in arrays], 0
+    ndim = max(a.ndim for a in arrays)
+    arrays = [a.reshape((1,) * (ndim - a.ndim) + a.shape).astype(dt, copy=False) for a in arrays]
+    axis = int(axis) % ndim
+    arrays = [moveaxis(a, axis, -1) for a in arrays]
+    batch = numpy.broadcast_shapes(*(a.shape[:-1] for a in arrays))
+    return [broadcast_to(a, batch + a.shape[-1:]) for a in arrays], batch, one, ndim_in
+
+
+def keep_dims(results, axis, keepdims, ndim_in):
+    """The results (of the batch's shape) with the reduced axis kept where `keepdims` asks."""
+    if not keepdims:
+        return results
+    if axis is None:
+        return [r.reshape((1,) * max(ndim_in, 1)) for r in results]
+    ax = int(axis) % max(ndim_in, 1)
+    return [moveaxis(r[..., None], -1, ax) for r in results]
+
+
+def per_slice(test, samples, batch):
+    """`test(*one_d_samples)` -> tuple of 0-d arrays, on each slice's non-NaN values of each
+    sample, stacked back to the batch's shape; None when no sample holds a NaN."""
+    if not has_nan(samples):
+        return None
+    rows = [s.reshape(-1, s.shape[-1]) for s in samples]
+    keep = [numpy.asarray((~isnan(r)).get()) for r in rows]  # the one read of the NaN masks
+    outs = []
+    for i in range(rows[0].shape[0]):
+        subs = [r[i][asarray(numpy.flatnonzero(k[i]))] for r, k in zip(rows, keep)]
+        outs.append(test(*subs))
+    return [stack([o[j] for o in outs]).reshape(batch) for j in range(len(outs[0]))]
