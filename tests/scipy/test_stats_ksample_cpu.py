@@ -17,7 +17,7 @@ sst = pytest.importorskip("scipy.stats")
 
 from cuarray.scipy import stats as cst  # noqa: E402
 
-NAMES = ("bartlett", "levene", "fligner", "kruskal")
+NAMES = ("bartlett", "levene", "fligner", "kruskal", "friedmanchisquare")
 
 
 @pytest.fixture(scope="module")
@@ -42,6 +42,11 @@ def _same(got, want, rtol=1e-10):
         np.testing.assert_allclose(g, w, rtol=rtol, atol=1e-300, equal_nan=True)
 
 
+def _equal(name, lengths):
+    """friedmanchisquare's samples are paired: one length."""
+    return (max(lengths),) * max(len(lengths), 3) if name == "friedmanchisquare" else lengths
+
+
 def _variants(name):
     if name in ("levene", "fligner"):
         return [{"center": c} for c in ("median", "mean", "trimmed")] + [{"center": "trimmed", "proportiontocut": 0.2}]
@@ -52,7 +57,7 @@ def _variants(name):
 @pytest.mark.parametrize("lengths", [(6, 9), (5, 7, 12), (4, 4, 4, 10)])
 def test_1d_as_scipy(H, name, lengths):
     rng = np.random.default_rng()
-    samples = [rng.standard_normal(n) * (1 + i) + i for i, n in enumerate(lengths)]
+    samples = [rng.standard_normal(n) * (1 + i) + i for i, n in enumerate(_equal(name, lengths))]
     for kw in _variants(name):
         _same(_run(getattr(H, name), *samples, **kw)[0], _run(getattr(sst, name), *samples, **kw)[0])
     ties = [np.round(s) for s in samples]  # ties for the ranks
@@ -64,7 +69,10 @@ def test_1d_as_scipy(H, name, lengths):
 def test_nd_broadcast_as_scipy(H, name, keepdims):
     rng = np.random.default_rng()
     a, b, c = rng.standard_normal((3, 7, 4)), rng.standard_normal((1, 5, 4)) * 2, rng.standard_normal((3, 9, 1)) + 1
-    for axis in (1, -2, None):
+    if name == "friedmanchisquare":
+        b, c = b[:, :4], c[:, :7]
+        b = np.concatenate([b, b[:, :3] + 0.5], axis=1)
+    for axis in (1, -2) if name == "friedmanchisquare" else (1, -2, None):  # paired: raveled lengths differ
         for kw in _variants(name)[:2]:
             _same(_run(getattr(H, name), a, b, c, axis=axis, keepdims=keepdims, **kw)[0],
                   _run(getattr(sst, name), a, b, c, axis=axis, keepdims=keepdims, **kw)[0])
@@ -75,11 +83,13 @@ def test_nd_broadcast_as_scipy(H, name, keepdims):
 def test_dtypes_as_scipy(H, name, dtype):
     rng = np.random.default_rng()
     x, y = (rng.standard_normal((12, 3)) * 5).astype(dtype), (rng.standard_normal((15, 3)) * 3).astype(dtype)
+    triple = (x, y[:12], (x + y[:12]).astype(dtype))  # friedmanchisquare's: paired
     # SciPy's bartlett of integer samples fails (it writes NaN into an integer count array): the
     # oracle is SciPy's on the float64 samples, which is what ours computes
-    oracle = (x.astype(np.float64), y.astype(np.float64)) if name == "bartlett" and dtype == "int64" else (x, y)
+    args = triple if name == "friedmanchisquare" else (x, y)
+    oracle = tuple(s.astype(np.float64) for s in args) if name == "bartlett" and dtype == "int64" else args
     # float32: moments and sums in float32 in another order (~1e-6 relative); ndtri and the tails keep it
-    _same(_run(getattr(H, name), x, y)[0], _run(getattr(sst, name), *oracle)[0], rtol=1e-4 if dtype == "float32" else 1e-10)
+    _same(_run(getattr(H, name), *args)[0], _run(getattr(sst, name), *oracle)[0], rtol=1e-4 if dtype == "float32" else 1e-10)
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -89,16 +99,21 @@ def test_nans_as_scipy(H, name, policy):
     a, b = rng.standard_normal((9, 4)), rng.standard_normal((11, 4)) + 0.5
     a[rng.random(a.shape) < 0.2] = np.nan
     a[0, 0] = np.nan
-    for args in ((a, b), (a[:, 0], b[:, 0])):
+    groups = ((a, b), (a[:, 0], b[:, 0]))
+    if name == "friedmanchisquare":
+        c = b[:9] * 2
+        groups = ((a, b[:9], c), (a[:, 0], b[:9, 0], c[:, 0]))
+    for args in groups:
         _same(_run(getattr(H, name), *args, nan_policy=policy)[0], _run(getattr(sst, name), *args, nan_policy=policy)[0])
     with pytest.raises(ValueError):
-        getattr(H, name)(a, b, nan_policy="raise")
+        getattr(H, name)(*groups[0], nan_policy="raise")
 
 
 @pytest.mark.parametrize("name", NAMES)
 def test_empty_sample_and_errors_as_scipy(H, name):
-    got, got_w = _run(getattr(H, name), np.arange(5.0), np.zeros(0))
-    want, want_w = _run(getattr(sst, name), np.arange(5.0), np.zeros(0))
+    empty = (np.zeros(0),) * 3 if name == "friedmanchisquare" else (np.arange(5.0), np.zeros(0))
+    got, got_w = _run(getattr(H, name), *empty)
+    want, want_w = _run(getattr(sst, name), *empty)
     _same(got, want)
     assert bool(got_w) and bool(want_w)
     with pytest.raises(ValueError):
@@ -114,5 +129,33 @@ def test_empty_sample_and_errors_as_scipy(H, name):
 @pytest.mark.parametrize("name", NAMES)
 def test_signature_is_scipys(name):
     ours, theirs = inspect.signature(getattr(cst, name)), inspect.signature(getattr(sst, name))
+    assert [(p.name, p.kind, p.default) for p in ours.parameters.values()] == \
+        [(p.name, p.kind, p.default) for p in theirs.parameters.values()]
+
+
+@pytest.fixture(scope="module")
+def C():
+    spec = importlib.util.spec_from_file_location("stats_tests_host", pathlib.Path(__file__).parent / "stats_tests_host.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.host_stats_tests()["_correlation"]
+
+
+@pytest.mark.parametrize("policy", ["propagate", "omit"])
+@pytest.mark.parametrize("keepdims", [False, True])
+def test_pointbiserialr_as_scipy(C, policy, keepdims):
+    rng = np.random.default_rng()
+    x = rng.random((20, 3)) < 0.4
+    y = rng.standard_normal((20, 3)) + x
+    y[rng.random(y.shape) < 0.1] = np.nan
+    for axis in (0, None):
+        kw = dict(axis=axis, nan_policy=policy, keepdims=keepdims)
+        got, want = C.pointbiserialr(x, y, **kw), sst.pointbiserialr(x, y, **kw)
+        _same(tuple(np.asarray(v) for v in got), tuple(np.asarray(v) for v in want))
+        np.testing.assert_allclose(np.asarray(got.correlation), np.asarray(want.correlation), rtol=1e-10, equal_nan=True)
+
+
+def test_pointbiserialr_signature_is_scipys():
+    ours, theirs = inspect.signature(cst.pointbiserialr), inspect.signature(sst.pointbiserialr)
     assert [(p.name, p.kind, p.default) for p in ours.parameters.values()] == \
         [(p.name, p.kind, p.default) for p in theirs.parameters.values()]

@@ -62,3 +62,13 @@ def test_nans_and_empty_as_scipy(name):
     with pytest.warns(RuntimeWarning):
         got = getattr(cst, name)(G(np.arange(5.0)), G(np.zeros(0)))
     _cmp(got, _run(getattr(sst, name), np.arange(5.0), np.zeros(0)))
+
+
+def test_friedmanchisquare_and_pointbiserialr_as_scipy():
+    rng = np.random.default_rng()
+    a, b, c = rng.standard_normal((4, 30)), np.round(rng.standard_normal((4, 30))), rng.standard_normal((1, 30)) + 0.3
+    _cmp(_run(cst.friedmanchisquare, G(a), G(b), G(c), axis=1), _run(sst.friedmanchisquare, a, b, c, axis=1))
+    x = rng.random((40, 3)) < 0.4
+    y = rng.standard_normal((40, 3)) + x
+    y[rng.random(y.shape) < 0.1] = np.nan
+    _cmp(_run(cst.pointbiserialr, G(x), G(y), nan_policy="omit"), _run(sst.pointbiserialr, x, y, nan_policy="omit"))

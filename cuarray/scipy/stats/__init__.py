@@ -10,6 +10,7 @@ from ._descriptive import kurtosis as kurtosis
 from ._descriptive import mode as mode
 from ._descriptive import moment as moment
 from ._correlation import pearsonr as pearsonr
+from ._correlation import pointbiserialr as pointbiserialr
 from ._descriptive import pmean as pmean
 from ._descriptive import rankdata as rankdata
 from ._descriptive import skew as skew
@@ -42,6 +43,7 @@ from ._anova import f_oneway as f_oneway
 from ._goodness import chisquare as chisquare
 from ._ksample import bartlett as bartlett
 from ._ksample import fligner as fligner
+from ._ksample import friedmanchisquare as friedmanchisquare
 from ._ksample import kruskal as kruskal
 from ._ksample import levene as levene
 from ._goodness import power_divergence as power_divergence

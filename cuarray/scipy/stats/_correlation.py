@@ -31,7 +31,7 @@ from ..._statistics.order import max as max_
 from ..special._gamma import betainc
 from ..special._stats import ndtri, stdtr
 from ._descriptive import _policy, rankdata
-from ._omit import has_nan, omit_reduce
+from ._omit import has_nan, omit_nans, omit_reduce
 
 __all__ = ["pearsonr", "spearmanr", "PearsonRResult", "SignificanceResult", "ConfidenceInterval"]
 
@@ -275,3 +275,21 @@ def spearmanr(a, b=None, axis=0, nan_policy="propagate", alternative="two-sided"
     t = rho * sqrt(where(q < 0, 0.0, q))
     p = _tails(lambda s: stdtr(dof, s), lambda s: stdtr(dof, -s), t, alternative)
     return SignificanceResult(rho, p.astype(rho.dtype))
+
+
+
+@omit_nans("x", "y", result=SignificanceResult)
+def pointbiserialr(x, y, *, axis=0, nan_policy="propagate", keepdims=False):
+    """See `scipy.stats.pointbiserialr`: Pearson's r of the two samples (`pearsonr`), with SciPy's
+    `nan_policy` (paired: 'omit' drops a position where either sample holds a NaN) and keepdims."""
+    x = _policy(nan_policy, as_literal_or_array(x, "pointbiserialr"), omit=True)
+    y = _policy(nan_policy, as_literal_or_array(y, "pointbiserialr"), omit=True)
+    ndim = max(x.ndim, y.ndim, 1)
+    r, p = pearsonr(x, y, axis=axis)
+    if keepdims:
+        if axis is None:
+            r, p = r.reshape((1,) * ndim), p.reshape((1,) * ndim)
+        else:
+            ax = int(axis) % ndim
+            r, p = moveaxis(r[..., None], -1, ax), moveaxis(p[..., None], -1, ax)
+    return SignificanceResult(r, p)

@@ -13,7 +13,7 @@ from typing import NamedTuple
 import numpy
 
 from ..._creation.basic import full
-from ..._manipulation.joining import concatenate
+from ..._manipulation.joining import concatenate, stack
 from ..._math.explog import log
 from ..._math.misc import abs as abs_
 from ..._math.misc import clip
@@ -24,8 +24,8 @@ from ..special._stats import chdtrc, fdtrc, ndtri
 from ._descriptive import rankdata, trim_mean
 from ._multisample import keep_dims, per_slice, samples_last
 
-__all__ = ["bartlett", "levene", "fligner", "kruskal", "BartlettResult", "LeveneResult", "FlignerResult",
-           "KruskalResult"]
+__all__ = ["bartlett", "levene", "fligner", "kruskal", "friedmanchisquare", "BartlettResult", "LeveneResult",
+           "FlignerResult", "KruskalResult", "FriedmanchisquareResult"]
 
 TOO_SMALL = ("One or more sample arguments is too small; all returned values will be NaN. "
              "See documentation for sample size requirements.")
@@ -51,14 +51,21 @@ class KruskalResult(NamedTuple):
     pvalue: object
 
 
-def _run(test, result, samples, axis, nan_policy, keepdims, fn):
+class FriedmanchisquareResult(NamedTuple):
+    statistic: object
+    pvalue: object
+
+
+def _run(test, result, samples, axis, nan_policy, keepdims, fn, paired=False):
     """SciPy's `_axis_nan_policy` around `test(*samples)` of samples along their last axis."""
     samples, batch, one, ndim_in = samples_last(samples, axis, nan_policy, fn)
+    if paired and len({s.shape[-1] for s in samples}) > 1:
+        raise ValueError("Array shapes are incompatible for broadcasting.")
     if any(s.shape[-1] == 0 for s in samples):
         warnings.warn(TOO_SMALL, RuntimeWarning, stacklevel=3)
         nan = full(batch, numpy.nan, dtype=samples[0].dtype)
         return result(*keep_dims([nan, nan], axis, keepdims, ndim_in))
-    out = per_slice(lambda *s: test(*s), samples, batch) if nan_policy == "omit" else None
+    out = per_slice(test, samples, batch, paired) if nan_policy == "omit" else None
     if out is None:
         out = test(*samples)
     return result(*keep_dims(list(out), axis, keepdims, ndim_in))
@@ -157,3 +164,23 @@ def kruskal(*samples, nan_policy="propagate", axis=0, keepdims=False):
         h = ((12.0 / (n * (n + 1)) * ssbn - 3 * (n + 1)) / ties).astype(ranked.dtype)
         return h, chdtrc(full((), k - 1, dtype=h.dtype), h).astype(h.dtype)
     return _run(test, KruskalResult, samples, axis, nan_policy, keepdims, "kruskal")
+
+
+def friedmanchisquare(*samples, axis=0, nan_policy="propagate", keepdims=False):
+    """See `scipy.stats.friedmanchisquare`. The ranks within each block (the k values of one
+    observation) by `rankdata`; the tie term from each value's tie-group size, as `kruskal`."""
+    k = len(samples)
+    if k < 3:
+        raise ValueError(f"At least 3 samples must be given for Friedman test, got {k}.")
+
+    def test(*xs):
+        n = float(xs[0].shape[-1])
+        data = stack(xs, axis=-1)  # (..., n, k): a block a row
+        ranked = rankdata(data, method="average", axis=-1)
+        t = rankdata(data, method="max", axis=-1) - rankdata(data, method="min", axis=-1) + 1
+        ties = sum_(t * t - 1, axis=(-2, -1))
+        c = 1 - ties / (k * (k * k - 1) * n)
+        ssbn = sum_(sum_(ranked, axis=-2) ** 2, axis=-1)
+        stat = ((12.0 / (k * n * (k + 1)) * ssbn - 3 * n * (k + 1)) / c).astype(ranked.dtype)
+        return stat, chdtrc(full((), k - 1, dtype=stat.dtype), stat).astype(stat.dtype)
+    return _run(test, FriedmanchisquareResult, samples, axis, nan_policy, keepdims, "friedmanchisquare", paired=True)

@@ -49,13 +49,16 @@ def keep_dims(results, axis, keepdims, ndim_in):
     return [moveaxis(r[..., None], -1, ax) for r in results]
 
 
-def per_slice(test, samples, batch):
+def per_slice(test, samples, batch, paired=False):
     """`test(*one_d_samples)` -> tuple of 0-d arrays, on each slice's non-NaN values of each
-    sample, stacked back to the batch's shape; None when no sample holds a NaN."""
+    sample (with `paired`, the positions where no sample holds a NaN), stacked back to the batch's
+    shape; None when no sample holds a NaN."""
     if not has_nan(samples):
         return None
     rows = [s.reshape(-1, s.shape[-1]) for s in samples]
     keep = [numpy.asarray((~isnan(r)).get()) for r in rows]  # the one read of the NaN masks
+    if paired:
+        keep = [numpy.logical_and.reduce(keep)] * len(keep)
     outs = []
     for i in range(rows[0].shape[0]):
         subs = [r[i][asarray(numpy.flatnonzero(k[i]))] for r, k in zip(rows, keep)]
