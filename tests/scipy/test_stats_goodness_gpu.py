@@ -75,3 +75,17 @@ def test_f_oneway_as_scipy(equal_var):
          _quiet(sst.f_oneway, a, b, c, axis=1, nan_policy="omit", equal_var=equal_var))
     const = (np.full(5, 2.0), np.full(4, 3.0))
     _cmp(_quiet(cst.f_oneway, *(G(s) for s in const)), _quiet(sst.f_oneway, *const))
+
+
+@pytest.mark.parametrize("method", ["bh", "by"])
+def test_false_discovery_control_as_scipy(method):
+    rng = np.random.default_rng()
+    ps = rng.uniform(0, 1, (6, 200)) ** 3
+    ps[:, ::9] = np.round(ps[:, ::9], 1)  # ties
+    for axis in (1, 0, None):
+        got = cuarray.asnumpy(cst.false_discovery_control(G(ps), axis=axis, method=method))
+        want = sst.false_discovery_control(ps, axis=axis, method=method)
+        assert got.shape == want.shape
+        np.testing.assert_allclose(got, want, rtol=1e-13, atol=0)
+    with pytest.raises(ValueError):
+        cst.false_discovery_control(G(np.array([0.5, 1.5])))
