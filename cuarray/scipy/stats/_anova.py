@@ -44,7 +44,17 @@ class F_onewayResult(NamedTuple):  # noqa: N801  (SciPy's name)
 
 
 def f_oneway(*samples, axis=0, equal_var=True, nan_policy="propagate", keepdims=False):
-    """See `scipy.stats.f_oneway`."""
+    """See `scipy.stats.f_oneway`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import stats
+    >>> a, b = cuarray.array([1., 2., 3., 4.]), cuarray.array([3., 4., 5., 6., 7.])
+    >>> res = stats.f_oneway(a, b)
+    >>> round(float(res.statistic), 6), round(float(res.pvalue), 6)
+    (6.481481, 0.038334)
+    """
     if len(samples) < 2:
         raise TypeError(f"At least two samples are required; got {len(samples)}.")
     samples, batch, one, ndim_in = samples_last(samples, axis, nan_policy, "f_oneway")

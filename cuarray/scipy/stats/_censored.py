@@ -85,7 +85,16 @@ def _array_repr(a):
 class CensoredData:
     """See `scipy.stats.CensoredData`: the observations are device arrays (a NumPy array raises
     TypeError, as cuarray's other routines; Python lists are copied). Only `fit` of the
-    continuous distributions takes it."""
+    continuous distributions takes it.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import stats
+    >>> data = stats.CensoredData(uncensored=cuarray.array([1., 2.]), right=cuarray.array([5.]))
+    >>> int(data.num_censored())
+    1
+    """
 
     __class_getitem__: classmethod = classmethod(GenericAlias)
 

@@ -281,7 +281,17 @@ def spearmanr(a, b=None, axis=0, nan_policy="propagate", alternative="two-sided"
 @omit_nans("x", "y", result=SignificanceResult)
 def pointbiserialr(x, y, *, axis=0, nan_policy="propagate", keepdims=False):
     """See `scipy.stats.pointbiserialr`: Pearson's r of the two samples (`pearsonr`), with SciPy's
-    `nan_policy` (paired: 'omit' drops a position where either sample holds a NaN) and keepdims."""
+    `nan_policy` (paired: 'omit' drops a position where either sample holds a NaN) and keepdims.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import stats
+    >>> x, y = cuarray.array([0., 0., 1., 1., 1.]), cuarray.array([1., 2., 4., 3., 5.])
+    >>> res = stats.pointbiserialr(x, y)
+    >>> round(float(res.statistic), 6)
+    0.866025
+    """
     x = _policy(nan_policy, as_literal_or_array(x, "pointbiserialr"), omit=True)
     y = _policy(nan_policy, as_literal_or_array(y, "pointbiserialr"), omit=True)
     ndim = max(x.ndim, y.ndim, 1)

@@ -21,7 +21,15 @@ __all__ = ["false_discovery_control"]
 
 def false_discovery_control(ps, *, axis=0, method="bh"):
     """See `scipy.stats.false_discovery_control`. Checking that the p-values lie in [0, 1] reads
-    one flag from the device."""
+    one flag from the device.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import stats
+    >>> stats.false_discovery_control(cuarray.array([0.01, 0.04, 0.03, 0.2]))
+    array([0.04      , 0.05333333, 0.05333333, 0.2       ])
+    """
     ps = as_literal_or_array(ps, "false_discovery_control")
     if ps.dtype.kind not in "iuf":
         raise ValueError("`ps` must contain only real numbers.")

@@ -103,11 +103,30 @@ def _divergence(f_obs, f_exp, ddof, axis, lambda_, sum_check, nan_policy, keepdi
 
 @omit_nans("f_obs", "f_exp", result=Power_divergenceResult)
 def power_divergence(f_obs, f_exp=None, ddof=0, axis=0, lambda_=None, *, nan_policy="propagate", keepdims=False):
-    """See `scipy.stats.power_divergence`."""
+    """See `scipy.stats.power_divergence`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import stats
+    >>> obs = cuarray.array([16., 18., 16., 14., 12., 12.])
+    >>> res = stats.power_divergence(obs, lambda_='log-likelihood')
+    >>> round(float(res.statistic), 6), round(float(res.pvalue), 6)
+    (2.006573, 0.848235)
+    """
     return _divergence(f_obs, f_exp, ddof, axis, lambda_, True, nan_policy, keepdims, "power_divergence")
 
 
 @omit_nans("f_obs", "f_exp", result=Power_divergenceResult)
 def chisquare(f_obs, f_exp=None, ddof=0, axis=0, *, sum_check=True, nan_policy="propagate", keepdims=False):
-    """See `scipy.stats.chisquare`."""
+    """See `scipy.stats.chisquare`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import stats
+    >>> res = stats.chisquare(cuarray.array([16., 18., 16., 14., 12., 12.]))
+    >>> round(float(res.statistic), 6), round(float(res.pvalue), 6)
+    (2.0, 0.849145)
+    """
     return _divergence(f_obs, f_exp, ddof, axis, "pearson", sum_check, nan_policy, keepdims, "chisquare")

@@ -86,7 +86,17 @@ def _bartlett(*samples):
 
 
 def bartlett(*samples, axis=0, nan_policy="propagate", keepdims=False):
-    """See `scipy.stats.bartlett`."""
+    """See `scipy.stats.bartlett`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import stats
+    >>> a, b = cuarray.array([1., 2., 4., 7.]), cuarray.array([3., 3.5, 4., 4.5, 5.])
+    >>> res = stats.bartlett(a, b)
+    >>> round(float(res.statistic), 6), round(float(res.pvalue), 6)
+    (3.941242, 0.047116)
+    """
     if len(samples) < 2:
         raise ValueError("Must enter at least two input sample vectors.")
     return _run(_bartlett, BartlettResult, samples, axis, nan_policy, keepdims, "bartlett")
@@ -103,7 +113,17 @@ def _center(center, proportiontocut):
 
 
 def levene(*samples, center="median", proportiontocut=0.05, axis=0, nan_policy="propagate", keepdims=False):
-    """See `scipy.stats.levene`."""
+    """See `scipy.stats.levene`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import stats
+    >>> a, b = cuarray.array([1., 2., 4., 7.]), cuarray.array([3., 3.5, 4., 4.5, 5.])
+    >>> res = stats.levene(a, b)
+    >>> round(float(res.statistic), 6), round(float(res.pvalue), 6)
+    (4.55058, 0.070336)
+    """
     func = _center(center, proportiontocut)
     if len(samples) < 2:
         raise ValueError("Must provide at least two samples.")
@@ -124,7 +144,17 @@ def levene(*samples, center="median", proportiontocut=0.05, axis=0, nan_policy="
 
 
 def fligner(*samples, center="median", proportiontocut=0.05, axis=0, nan_policy="propagate", keepdims=False):
-    """See `scipy.stats.fligner`."""
+    """See `scipy.stats.fligner`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import stats
+    >>> a, b = cuarray.array([1., 2., 4., 7.]), cuarray.array([3., 3.5, 4., 4.5, 5.])
+    >>> res = stats.fligner(a, b)
+    >>> round(float(res.statistic), 6), round(float(res.pvalue), 6)
+    (4.127868, 0.042182)
+    """
     func = _center(center, proportiontocut)
     if len(samples) < 2:
         raise ValueError("Must provide at least two samples.")
@@ -147,7 +177,17 @@ def fligner(*samples, center="median", proportiontocut=0.05, axis=0, nan_policy=
 
 def kruskal(*samples, nan_policy="propagate", axis=0, keepdims=False):
     """See `scipy.stats.kruskal`. The tie term from each value's tie-group size (rankdata's 'max'
-    less 'min' plus one): the groups' t^3 - t summed as t^2 - 1 over their members."""
+    less 'min' plus one): the groups' t^3 - t summed as t^2 - 1 over their members.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import stats
+    >>> a, b = cuarray.array([1., 2., 4., 7.]), cuarray.array([3., 3.5, 5., 8., 9.])
+    >>> res = stats.kruskal(a, b)
+    >>> round(float(res.statistic), 6), round(float(res.pvalue), 6)
+    (1.5, 0.220671)
+    """
     if len(samples) < 2:
         raise ValueError("Need at least two groups in stats.kruskal()")
 
@@ -168,7 +208,18 @@ def kruskal(*samples, nan_policy="propagate", axis=0, keepdims=False):
 
 def friedmanchisquare(*samples, axis=0, nan_policy="propagate", keepdims=False):
     """See `scipy.stats.friedmanchisquare`. The ranks within each block (the k values of one
-    observation) by `rankdata`; the tie term from each value's tie-group size, as `kruskal`."""
+    observation) by `rankdata`; the tie term from each value's tie-group size, as `kruskal`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import stats
+    >>> a, b = cuarray.array([1., 2., 4., 7.]), cuarray.array([3., 3.5, 5., 8.])
+    >>> c = cuarray.array([2., 6., 3., 9.])
+    >>> res = stats.friedmanchisquare(a, b, c)
+    >>> round(float(res.statistic), 6), round(float(res.pvalue), 6)
+    (3.5, 0.173774)
+    """
     k = len(samples)
     if k < 3:
         raise ValueError(f"At least 3 samples must be given for Friedman test, got {k}.")

@@ -129,19 +129,49 @@ def _z_test(a, axis, nan_policy, alternative, keepdims, fn, limit, z_of, result)
 
 @omit_nans("a", result=SkewtestResult)
 def skewtest(a, axis=0, nan_policy="propagate", alternative="two-sided", *, keepdims=False):
-    """See `scipy.stats.skewtest`."""
+    """See `scipy.stats.skewtest`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import stats
+    >>> x = cuarray.array([1., 2., 3., 4., 5., 6., 7., 30.])
+    >>> res = stats.skewtest(x)
+    >>> round(float(res.statistic), 6), round(float(res.pvalue), 6)
+    (3.287057, 0.001012)
+    """
     return _z_test(a, axis, nan_policy, alternative, keepdims, "skewtest", 7, _skew_z, SkewtestResult)
 
 
 @omit_nans("a", result=KurtosistestResult)
 def kurtosistest(a, axis=0, nan_policy="propagate", alternative="two-sided", *, keepdims=False):
-    """See `scipy.stats.kurtosistest`."""
+    """See `scipy.stats.kurtosistest`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import stats
+    >>> x = cuarray.array([1., 2., 3., 4., 5., 6., 7., 30.])
+    >>> res = stats.kurtosistest(x)
+    >>> round(float(res.statistic), 6), round(float(res.pvalue), 6)
+    (2.955771, 0.003119)
+    """
     return _z_test(a, axis, nan_policy, alternative, keepdims, "kurtosistest", 4, _kurtosis_z, KurtosistestResult)
 
 
 @omit_nans("a", result=NormaltestResult)
 def normaltest(a, axis=0, nan_policy="propagate", *, keepdims=False):
-    """See `scipy.stats.normaltest`."""
+    """See `scipy.stats.normaltest`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import stats
+    >>> x = cuarray.array([1., 2., 3., 4., 5., 6., 7., 30.])
+    >>> res = stats.normaltest(x)
+    >>> round(float(res.statistic), 6), round(float(res.pvalue), 6)
+    (19.54133, 5.7e-05)
+    """
     a, axis, one, kept = _sample(a, "normaltest", nan_policy, axis)
     small = _too_small(a, axis, one, 7, keepdims, NormaltestResult, len(kept or a.shape))
     if small is not None:
@@ -153,7 +183,16 @@ def normaltest(a, axis=0, nan_policy="propagate", *, keepdims=False):
 
 @omit_nans("x", result=SignificanceResult)
 def jarque_bera(x, *, axis=None, nan_policy="propagate", keepdims=False):
-    """See `scipy.stats.jarque_bera`."""
+    """See `scipy.stats.jarque_bera`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import stats
+    >>> res = stats.jarque_bera(cuarray.array([1., 2., 3., 4., 5., 6., 7., 30.]))
+    >>> round(float(res.statistic), 6), round(float(res.pvalue), 6)
+    (8.014855, 0.01818)
+    """
     x, axis, one, kept = _sample(x, "jarque_bera", nan_policy, axis)
     if x.shape[axis] == 0 and one:
         small = _too_small(x, axis, one, 0, keepdims, SignificanceResult, len(kept or x.shape))

@@ -126,7 +126,18 @@ class ECDFResult:
 def ecdf(sample):
     """See `scipy.stats.ecdf`. `sample` is a 1-D device array (a NumPy array raises TypeError) or
     a `CensoredData` of uncensored and right-censored values; the result's arrays are on the
-    device."""
+    device.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import stats
+    >>> res = stats.ecdf(cuarray.array([1., 3., 2., 2.]))
+    >>> res.cdf.quantiles
+    array([1., 2., 3.])
+    >>> res.cdf.probabilities
+    array([0.25, 0.75, 1.  ])
+    """
     if not isinstance(sample, CensoredData):
         try:
             sample = CensoredData(uncensored=sample)

@@ -66,7 +66,15 @@ def _floating(a):
 
 
 def tmean(a, limits=None, inclusive=(True, True), axis=None, *, nan_policy="propagate", keepdims=False):
-    """See `scipy.stats.tmean`."""
+    """See `scipy.stats.tmean`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import stats
+    >>> round(float(stats.tmean(cuarray.array([1., 2., 3., 10., 50.]), (0, 20))), 6)
+    4.0
+    """
     a, axis, kept = _prepared(a, axis, nan_policy, "tmean")
     a = _floating(a)
     mask, nans = _excluded(a, limits, inclusive, nan_policy)
@@ -93,19 +101,43 @@ def _trimmed_var(a, limits, inclusive, axis, ddof, nan_policy, keepdims):
 
 
 def tvar(a, limits=None, inclusive=(True, True), axis=0, ddof=1, *, nan_policy="propagate", keepdims=False):
-    """See `scipy.stats.tvar`."""
+    """See `scipy.stats.tvar`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import stats
+    >>> round(float(stats.tvar(cuarray.array([1., 2., 3., 10., 50.]), (0, 20))), 6)
+    16.666667
+    """
     a, axis, kept = _prepared(a, axis, nan_policy, "tvar")
     return _shaped(_trimmed_var(a, limits, inclusive, axis, ddof, nan_policy, keepdims)[0], kept, keepdims)
 
 
 def tstd(a, limits=None, inclusive=(True, True), axis=0, ddof=1, *, nan_policy="propagate", keepdims=False):
-    """See `scipy.stats.tstd`."""
+    """See `scipy.stats.tstd`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import stats
+    >>> round(float(stats.tstd(cuarray.array([1., 2., 3., 10., 50.]), (0, 20))), 6)
+    4.082483
+    """
     a, axis, kept = _prepared(a, axis, nan_policy, "tstd")
     return _shaped(sqrt(_trimmed_var(a, limits, inclusive, axis, ddof, nan_policy, keepdims)[0]), kept, keepdims)
 
 
 def tsem(a, limits=None, inclusive=(True, True), axis=0, ddof=1, *, nan_policy="propagate", keepdims=False):
-    """See `scipy.stats.tsem`."""
+    """See `scipy.stats.tsem`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import stats
+    >>> round(float(stats.tsem(cuarray.array([1., 2., 3., 10., 50.]), (0, 20))), 6)
+    2.041241
+    """
     a, axis, kept = _prepared(a, axis, nan_policy, "tsem")
     var, n = _trimmed_var(a, limits, inclusive, axis, ddof, nan_policy, keepdims)
     return _shaped(sqrt(var) / sqrt(n), kept, keepdims)
@@ -129,10 +161,26 @@ def _extreme(a, limit, axis, inclusive, nan_policy, keepdims, lower, fn):
 
 
 def tmin(a, lowerlimit=None, axis=0, inclusive=True, nan_policy="propagate", *, keepdims=False):
-    """See `scipy.stats.tmin`."""
+    """See `scipy.stats.tmin`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import stats
+    >>> float(stats.tmin(cuarray.array([1., 2., 3., 10., 50.]), 2.5))
+    3.0
+    """
     return _extreme(a, lowerlimit, axis, inclusive, nan_policy, keepdims, True, "tmin")
 
 
 def tmax(a, upperlimit=None, axis=0, inclusive=True, nan_policy="propagate", *, keepdims=False):
-    """See `scipy.stats.tmax`."""
+    """See `scipy.stats.tmax`.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import stats
+    >>> float(stats.tmax(cuarray.array([1., 2., 3., 10., 50.]), 20))
+    10.0
+    """
     return _extreme(a, upperlimit, axis, inclusive, nan_policy, keepdims, False, "tmax")

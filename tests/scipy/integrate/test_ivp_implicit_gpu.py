@@ -138,7 +138,9 @@ def test_jac_sparsity_and_sparse_jac(method):
             p = xp.concatenate([z, y, z])
             return (p[:-2] - 2 * p[1:-1] + p[2:]) * d2 + float(np.sin(t))
         return fun
-    y0 = np.random.default_rng().uniform(0, 1, n)
+    # y away from 0: the differences' increments are sqrt(eps) |y|, their rounding error in J about
+    # eps |f| / (sqrt(eps) |y|), under 1e-4 of J's entries here
+    y0 = np.random.default_rng().uniform(0.5, 1, n)
     kw = dict(method=method, rtol=RTOL, atol=ATOL, t_eval=np.linspace(0, 0.2, 5))
     ref = si.solve_ivp(make(np), [0, 0.2], y0, jac=J, **kw)
     Jd = cuarray.asarray(J)
