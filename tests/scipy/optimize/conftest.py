@@ -41,7 +41,7 @@ MODULES = ["_result", "_differentiate", "_objective", "_linesearch", "_neldermea
            "_trustregion", "_trustkrylov", "_trustexact", "_slsqp_qp", "_slsqp", "_powell", "_minimize", "_root_lm", "_nonlin",
            "_nonlin_mixing", "_root", "_rosen", "_scalar",
            "_lsq_host", "_lsq_problem", "_lsq_trf", "_lsq_lm", "_least_squares", "_curve_fit", "_lsq_batched",
-           "_lsq_dogbox", "_lsq_linear_systems", "_lsq_trf_linear", "_lsq_bvls", "_lsq_linear"]
+           "_lsq_dogbox", "_lsq_linear_systems", "_lsq_trf_linear", "_lsq_bvls", "_lsq_linear", "_auction", "_lsap"]
 
 
 def host_standins(module):
