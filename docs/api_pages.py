@@ -45,7 +45,7 @@ NAMESPACES = [
     ("cuarray.scipy.signal.windows", "cuarray.scipy.signal.windows", "scipy.signal.windows."),
     ("cuarray.scipy.interpolate", "cuarray.scipy.interpolate", "scipy.interpolate."),
     ("cuarray.scipy.integrate", "cuarray.scipy.integrate", "scipy.integrate."),
-    ("cuarray.scipy.optimize", "cuarray.scipy.optimize", "scipy.optimize: minimize (BFGS, CG, L-BFGS-B, Nelder-Mead, Powell, Newton-CG, trust-ncg, trust-krylov, trust-exact), root (hybr, lm, krylov, anderson, mixing), newton_krylov, anderson, lsq_linear, nnls, scalar minimizers and root finders."),
+    ("cuarray.scipy.optimize", "cuarray.scipy.optimize", "scipy.optimize: minimize (BFGS, CG, L-BFGS-B, Nelder-Mead, Powell, Newton-CG, trust-ncg, trust-krylov, trust-exact), root (hybr, lm, krylov, anderson, mixing), newton_krylov, anderson, lsq_linear, nnls, linear_sum_assignment, scalar minimizers and root finders."),
     ("cuarray.scipy.fft", "cuarray.scipy.fft", "scipy.fft."),
     ("cuarray.scipy.fftpack", "cuarray.scipy.fftpack", "scipy.fftpack (legacy) over cuFFT."),
     ("cuarray.scipy.fftpack.convolve", "cuarray.scipy.fftpack.convolve", "scipy.fftpack.convolve."),

@@ -60,10 +60,12 @@ def _stats(c):
     minus their min are all integers): one read."""
     bad = isnan(c) | (c == -numpy.inf)
     forbidden = isinf(c) & ~bad
-    low = min_(where(forbidden, numpy.inf, c))
-    shifted = where(forbidden, 0.0, c - low)  # integral after the shift: 0.5, 1.5, ... too
+    off = bad | forbidden
+    low = min_(where(off, numpy.inf, c))
+    # integral after the shift: 0.5, 1.5, ... too (masked on both sides: inf - inf warns on NumPy)
+    shifted = where(off, 0.0, c) - where(off, 0.0, low)
     s = to_host(stack([x.astype(numpy.float64) for x in (
-        any_(bad), any_(forbidden), low, max_(where(forbidden, -numpy.inf, c)), all_(shifted == floor(shifted)))]))
+        any_(bad), any_(forbidden), low, max_(where(off, -numpy.inf, c)), all_(shifted == floor(shifted)))]))
     return bool(s[0]), bool(s[1]), float(s[2]), float(s[3]), bool(s[4])
 
 
