@@ -62,7 +62,8 @@ def _round(a, p, owner, free, n, m, eps, u, k):
     data-dependent (syncing) compaction; `free[n]` is the dummies' slot."""
     tgts, bids, who = [], [], []
     if u:
-        rows = argsort(where(free[:n], 0, 1).astype(numpy.int8))[:u]  # the free rows
+        # the free rows in increasing order (stable: all n of them are arange(n), `a` unpermuted)
+        rows = argsort(where(free[:n], 0, 1).astype(numpy.int8), stable=True)[:u]
         j1, b = _bids(a, p, rows, u, n, m, eps)
         tgts.append(j1)
         bids.append(b)

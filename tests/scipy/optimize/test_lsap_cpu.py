@@ -115,3 +115,26 @@ def test_signature_matches_scipy():
     except ValueError:
         return
     assert got == ref
+
+
+@pytest.mark.parametrize("shape", [(2, 2), (1, 5), (30, 30), (12, 30)])  # m == 1 never bids
+def test_a_phase_ends_in_eps_complementary_slackness(host_optimize_copies, shape):
+    # one phase of bidding from no assignment: every row, and every dummy (benefit 0) of the
+    # padding, ends holding a distinct object within eps of its best at the final prices
+    auction = host_optimize_copies["_auction"]
+    n, m = shape
+    rng = np.random.default_rng()
+    a = -rng.random(shape)
+    eps = 10.0 ** rng.uniform(-4, -1)
+    p = np.zeros(m + 1)
+    owner = np.full(m + 1, -1, np.int64)
+    free = np.ones(n + 2, bool)
+    auction._phase(a, p, owner, free, n, m, eps)
+    owner, p = owner[:m], p[:m]
+    assert np.sort(owner[owner < n]).tolist() == list(range(n)) and np.count_nonzero(owner == n) == m - n
+    assert not free[:n].any()
+    col = np.argsort(owner)[:n]  # the object of rows 0..n-1
+    vals = a - p
+    slack = vals.max(axis=1) - vals[np.arange(n), col]
+    assert np.all(slack <= eps * (1 + 1e-9)), slack.max() / eps
+    assert np.all(p[owner == n] <= p.min() + eps * (1 + 1e-9))
