@@ -12,8 +12,9 @@ winner within eps of its best alternative, as a single bidder's bid does (Bertse
 Castanon, "The auction algorithm for the transportation problem", 1989, treat such classes of
 similar persons).
 
-Host reads: one per bidding round (how many persons are unassigned) and one per relaxation sweep
-of the optimality certificate."""
+A phase's last few bids, mostly one bidder a round, run Gauss-Seidel in one launch
+(`_auction_chains`). Host reads: one per bidding round (how many persons are unassigned) and one
+per relaxation sweep of the optimality certificate."""
 
 import numpy
 
@@ -29,6 +30,7 @@ from ..._sorting.searching import where
 from ..._sorting.searching_reduce import argmax
 from ..._sorting.sorting import argsort
 from ..._statistics.order import max as max_, min as min_
+from ._auction_chains import chains
 
 __all__ = ["auction"]
 
@@ -36,6 +38,9 @@ __all__ = ["auction"]
 THETA = 8
 # relaxation sweeps of the certificate before another phase is run instead
 CERTIFY_SWEEPS = 64
+# a phase's last max(1, m // TAIL_DIVISOR) unassigned persons bid Gauss-Seidel in one launch: a
+# Jacobi round costs a few dozen launches and a read, a Gauss-Seidel bid one pass over a row
+TAIL_DIVISOR = 64
 
 
 def _columns_of(owner, n, m):
@@ -62,8 +67,7 @@ def _round(a, p, owner, free, n, m, eps, u, k):
     data-dependent (syncing) compaction; `free[n]` is the dummies' slot."""
     tgts, bids, who = [], [], []
     if u:
-        # the free rows in increasing order (stable: all n of them are arange(n), `a` unpermuted)
-        rows = argsort(where(free[:n], 0, 1).astype(numpy.int8), stable=True)[:u]
+        rows = _free_rows(free, n, u)
         j1, b = _bids(a, p, rows, u, n, m, eps)
         tgts.append(j1)
         bids.append(b)
@@ -88,13 +92,23 @@ def _round(a, p, owner, free, n, m, eps, u, k):
     p[dst] = bid
 
 
+def _free_rows(free, n, u):
+    """The u free rows in increasing order (stable: when all n are free they are arange(n), and
+    `_bids` reads `a` unpermuted)."""
+    return argsort(where(free[:n], 0, 1).astype(numpy.int8), stable=True)[:u]
+
+
 def _phase(a, p, owner, free, n, m, eps):
-    """Auction rounds until every person, real or dummy, holds an object."""
+    """Auction rounds until every person, real or dummy, holds an object; the last
+    `max(1, m // TAIL_DIVISOR)` unassigned persons bid in one launch (`chains`)."""
     while True:
         # the one read of a round: how many real persons and dummies are unassigned
         cnt = to_host(stack([count_nonzero(free[:n]), count_nonzero(owner[:m] == n)]))
         u, k = int(cnt[0]), (m - n) - int(cnt[1])
         if u == 0 and k == 0:
+            return
+        if u + k <= max(1, m // TAIL_DIVISOR):
+            chains(a, p, owner, free, concatenate([_free_rows(free, n, u), full(k, n, dtype=numpy.int64)]), n, m, eps)
             return
         _round(a, p, owner, free, n, m, eps, u, k)
 

@@ -25,6 +25,7 @@ import numpy
 from ..._core.host_input import as_array
 from ..._core.transfer import to_host
 from ..._creation.basic import empty
+from ..._creation.from_data import ascontiguousarray
 from ..._creation.ranges import arange
 from ..._indexing.inserting import take_along_axis
 from ..._logic.content import isinf, isnan
@@ -141,7 +142,7 @@ def linear_sum_assignment(cost_matrix, maximize=False):
         col = arange(1)
     else:
         a, top, eps0, eps_min, tol = _benefits(c, forbidden, cmin, rng, integer)
-        col = auction(a, eps0, eps_min, tol, top, integer)
+        col = auction(ascontiguousarray(a), eps0, eps_min, tol, top, integer)
     if forbidden and bool(to_host(any_(isinf(take_along_axis(c, col[:, None], axis=1))))):
         raise ValueError("cost matrix is infeasible")
     if not transposed:

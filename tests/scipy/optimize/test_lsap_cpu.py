@@ -10,6 +10,8 @@ import pytest
 import scipy.optimize as so
 
 import cuarray.scipy.optimize as co
+from cuarray.cuda import compiler
+from cuarray.scipy.optimize import _auction_chains as chains_module
 
 
 def _check(lsa, c, maximize=False, exact=True):
@@ -138,3 +140,8 @@ def test_a_phase_ends_in_eps_complementary_slackness(host_optimize_copies, shape
     slack = vals.max(axis=1) - vals[np.arange(n), col]
     assert np.all(slack <= eps * (1 + 1e-9)), slack.max() / eps
     assert np.all(p[owner == n] <= p.min() + eps * (1 + 1e-9))
+
+
+def test_chains_kernel_compiles_for_sm90():
+    cubin, mapping = compiler.compile_cubin(chains_module.source(), arch="sm_90", name_expressions=(chains_module.NAME,))
+    assert cubin and set(mapping) == {chains_module.NAME}
