@@ -108,7 +108,7 @@ def linear_sum_assignment(cost_matrix, maximize=False):
     integer, bool and integer-valued costs; for other float costs within
     ``max(shape) * 2**-42 * (max - min of the finite costs)``, rounding level), but where several
     assignments are optimal the one returned may differ from SciPy's. Host reads: one per
-    bidding round.
+    Jacobi bidding round (a phase's last bids run in one kernel launch).
 
     Examples
     --------

@@ -19,6 +19,7 @@ so = pytest.importorskip("scipy.optimize")
 
 import cuarray  # noqa: E402
 import cuarray.scipy.optimize as co  # noqa: E402
+from cuarray.scipy.optimize import _auction  # noqa: E402
 
 
 def _check(c_host, c_dev=None, maximize=False, exact=True):
@@ -92,3 +93,33 @@ def test_errors_and_empty():
     for shape in ((0, 0), (0, 5), (5, 0)):
         rows, cols = co.linear_sum_assignment(cuarray.zeros(shape))
         assert rows.shape == cols.shape == (0,) and rows.dtype == np.int64
+
+
+@pytest.mark.parametrize("shape, kind", [((640, 640), "float"), ((300, 700), "float"), ((700, 300), "int"),
+                                         ((512, 512), "int")])
+def test_sizes_with_the_one_launch_tail(shape, kind):
+    # m // 64 >= 4: each phase's last unassigned persons (dummies too when rows < columns) bid in
+    # the auction_chains kernel, the earlier ones in Jacobi rounds
+    rng = np.random.default_rng()
+    c = rng.random(shape) if kind == "float" else rng.integers(0, 50, shape)
+    _check(c, exact=kind == "int")
+
+
+def test_one_phase_ends_in_eps_complementary_slackness():
+    # the device state after one phase from no assignment (Jacobi rounds, then the kernel's tail):
+    # every row and dummy holds a distinct object within eps of its best at the final prices
+    n, m = 200, 320
+    rng = np.random.default_rng()
+    a_host = -rng.random((n, m))
+    eps = 1e-3
+    a, p = cuarray.asarray(a_host), cuarray.zeros(m + 1)
+    owner, free = cuarray.full(m + 1, -1, dtype=np.int64), cuarray.ones(n + 2, dtype=bool)
+    _auction._phase(a, p, owner, free, n, m, eps)
+    owner, p = owner.get()[:m], p.get()[:m]
+    assert np.sort(owner[owner < n]).tolist() == list(range(n)) and np.count_nonzero(owner == n) == m - n
+    assert not free.get()[:n].any()
+    col = np.argsort(owner)[:n]
+    vals = a_host - p
+    slack = vals.max(axis=1) - vals[np.arange(n), col]
+    assert np.all(slack <= eps * (1 + 1e-9)), f"largest slack {slack.max() / eps} eps"
+    assert np.all(p[owner == n] <= p.min() + eps * (1 + 1e-9))
