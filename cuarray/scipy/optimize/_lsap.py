@@ -11,10 +11,12 @@ are scaled by K = 16 (m + 1) and perturbed by a deterministic r_ij in [0, 16) th
 at eps = 1, so the scaled total is within m of the perturbed optimum, and since the perturbation
 moves any total by less than 16 n, the cost differs from the optimal cost by less than
 (m + 16 n) / K < 1, and both are integers: equal. All of it is exact in float64 while
-64 K * (range) < 2**53; past that, and for float costs, the eps schedule ends at
-tol = 2**-42 * range, a rounding-level bound m * tol on the total. Either way the schedule stops
-earlier where the Bellman-Ford certificate (`_auction.certified`) finds prices at which every
-person holds an object within tol of its best (tol = 0 for integers: then optimal exactly).
+64 K * range < 2**53 (with inf entries, range is a forbidden pair's m * range + 1); past that,
+and for float costs, the eps schedule ends at tol = 2**-42 * range, a rounding-level bound
+m * tol on the total (still below one unit of integer costs while m * range < 2**42). Either
+way the schedule stops earlier where the Bellman-Ford certificate (`_auction.certified`) finds
+prices at which every person holds an object within tol of its best (tol = 1 scaled unit for
+integers, which keeps the bound above under one cost unit: optimal exactly).
 
 Infinite costs are forbidden pairs: they get benefit -M with M > m * range, so an assignment
 that uses one is worse than every assignment that does not, and the problem is infeasible
@@ -105,7 +107,8 @@ def linear_sum_assignment(cost_matrix, maximize=False):
     """See `scipy.optimize.linear_sum_assignment`. ``cost_matrix`` is a device array; the indices
     come back as int64 device arrays. Solved by Bertsekas' auction algorithm with eps-scaling on
     the device rather than SciPy's Jonker-Volgenant: the total cost is optimal (exactly for
-    integer, bool and integer-valued costs; for other float costs within
+    integer, bool and integer-valued costs of range below ``2**42 / max(shape)``; for other
+    float costs within
     ``max(shape) * 2**-42 * (max - min of the finite costs)``, rounding level), but where several
     assignments are optimal the one returned may differ from SciPy's. Host reads: one per
     Jacobi bidding round (a phase's last bids run in one kernel launch).
@@ -136,8 +139,9 @@ def linear_sum_assignment(cost_matrix, maximize=False):
     if cmin > cmax:  # every entry is +inf
         raise ValueError("cost matrix is infeasible")
     rng = cmax - cmin
-    big = (m * max(rng, 1.0) + 1) * PERTURB * (m + 1)
-    integer = (integral_dtype or integral) and big < EXACT_LIMIT
+    # the largest scaled benefit magnitude: a forbidden pair's when there is one
+    span = (m * max(rng, 1.0) + 1) if forbidden else max(rng, 1.0)
+    integer = (integral_dtype or integral) and span * PERTURB * (m + 1) < EXACT_LIMIT
     if m == 1:
         col = arange(1)
     else:
