@@ -45,7 +45,7 @@ NAMESPACES = [
     ("cuarray.scipy.signal.windows", "cuarray.scipy.signal.windows", "scipy.signal.windows."),
     ("cuarray.scipy.interpolate", "cuarray.scipy.interpolate", "scipy.interpolate."),
     ("cuarray.scipy.integrate", "cuarray.scipy.integrate", "scipy.integrate."),
-    ("cuarray.scipy.optimize", "cuarray.scipy.optimize", "scipy.optimize: minimize (BFGS, CG, L-BFGS-B, Nelder-Mead, Powell, Newton-CG, TNC, trust-ncg, trust-krylov, trust-exact), fmin_tnc, root (hybr, lm, broyden1, broyden2, krylov, anderson, mixing, df-sane), newton_krylov, broyden1, broyden2, anderson, lsq_linear, nnls, scalar minimizers and root finders."),
+    ("cuarray.scipy.optimize", "cuarray.scipy.optimize", "scipy.optimize: minimize (BFGS, CG, L-BFGS-B, Nelder-Mead, Powell, Newton-CG, TNC, trust-ncg, trust-krylov, trust-exact), fmin_tnc, root (hybr, lm, broyden1, broyden2, krylov, anderson, mixing, df-sane), newton_krylov, broyden1, broyden2, anderson, lsq_linear, nnls, linear_sum_assignment, scalar minimizers and root finders."),
     ("cuarray.scipy.fft", "cuarray.scipy.fft", "scipy.fft."),
     ("cuarray.scipy.fftpack", "cuarray.scipy.fftpack", "scipy.fftpack (legacy) over cuFFT."),
     ("cuarray.scipy.fftpack.convolve", "cuarray.scipy.fftpack.convolve", "scipy.fftpack.convolve."),

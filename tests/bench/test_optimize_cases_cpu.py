@@ -14,7 +14,7 @@ def test_rows_registered():
     # sorted: the registration order follows which case module a test session imported first
     assert sorted(c.id for c in cases.select(groups=["optimize"])) == sorted(
         ["optimize-find_root", "differentiate-jacobian", "minimize-logreg", "minimize-lbfgsb-logreg",
-         "minimize-tnc-logreg", "root-hybr", "lsq-exp-fits"])
+         "minimize-tnc-logreg", "root-hybr", "lsq-exp-fits", "optimize-lsap"])
     assert set(O.find_root.setups) == set(O.jacobian.setups) == {"cuarray", "numpy"}
 
 

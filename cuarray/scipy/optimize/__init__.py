@@ -9,6 +9,7 @@ from ._lsq_batched import least_squares_batched as least_squares_batched
 from ._lbfgsb import LbfgsInvHessProduct as LbfgsInvHessProduct
 from ._minimize import minimize as minimize
 from ._lsq_linear import lsq_linear as lsq_linear
+from ._lsap import linear_sum_assignment as linear_sum_assignment
 from ._nnls import nnls as nnls
 from ._nonlin import NoConvergence as NoConvergence
 from ._nonlin import newton_krylov as newton_krylov

@@ -41,7 +41,7 @@ MODULES = ["_result", "_differentiate", "_objective", "_linesearch", "_neldermea
            "_trustregion", "_trustkrylov", "_trustexact", "_slsqp_qp", "_slsqp", "_powell", "_tnc_search", "_tnc", "_minimize", "_root_lm", "_nonlin",
            "_nonlin_mixing", "_nonlin_broyden", "_spectral", "_root", "_rosen", "_scalar",
            "_lsq_host", "_lsq_problem", "_lsq_trf", "_lsq_lm", "_least_squares", "_curve_fit", "_lsq_batched",
-           "_lsq_dogbox", "_lsq_lsmr", "_lsq_linear_systems", "_lsq_trf_linear", "_lsq_bvls", "_lsq_linear"]
+           "_lsq_dogbox", "_lsq_lsmr", "_lsq_linear_systems", "_lsq_trf_linear", "_lsq_bvls", "_lsq_linear", "_auction", "_lsap"]
 
 
 def host_standins(module):
@@ -62,13 +62,33 @@ def host_standins(module):
         **{k: getattr(spla, k) for k in ("lgmres", "gmres", "bicgstab", "cgs", "minres", "tfqmr", "gcrotmk")}})
 
 
+def host_chains(a, p, owner, free, persons, n, m, eps):
+    """What templates/auction.cu's `auction_chains` does, one bid at a time on the host: each
+    person bids Gauss-Seidel, the one it outbids next, until a bid takes a free object."""
+    for cur in persons.tolist():
+        while cur >= 0:
+            v = (a[cur] if cur < n else 0.0) - p[:m]
+            j1 = int(np.argmax(v))
+            bid = p[j1] + (v[j1] - np.delete(v, j1).max()) + eps
+            prev = int(owner[j1])
+            owner[j1], p[j1] = cur, bid
+            if cur < n:
+                free[cur] = False
+            if 0 <= prev < n:
+                free[prev] = True
+            cur = prev
+
+
 @pytest.fixture(scope="session")
 def host_optimize_copies():
-    """{module name: host copy} of cuarray.scipy.optimize's modules ("" for the package)."""
+    """{module name: host copy} of cuarray.scipy.optimize's modules ("" for the package); the
+    auction's one-launch tail (`chains`) is `host_chains`."""
     from cuarray.scipy import optimize
 
     mods = [importlib.import_module("cuarray.scipy.optimize." + m) for m in MODULES]
-    copies = host_packages([optimize], {m: host_standins(m) for m in mods})
+    standins = {m: host_standins(m) for m in mods}
+    standins[importlib.import_module("cuarray.scipy.optimize._auction")]["chains"] = host_chains
+    copies = host_packages([optimize], standins)
     return {m.__name__.rpartition("optimize")[2].lstrip("."): c for m, c in copies.items()}
 
 
