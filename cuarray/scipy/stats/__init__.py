@@ -80,5 +80,7 @@ from ._distn_gamma import f as f
 from ._distn_discrete import poisson as poisson
 from ._distn_discrete import binom as binom
 from ._distn_discrete import geom as geom
+from ._distn_discrete import hypergeom as hypergeom
+from ._distn_discrete import nbinom as nbinom
 from ._censored import CensoredData as CensoredData
 from ._survival import ecdf as ecdf

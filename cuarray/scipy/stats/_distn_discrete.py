@@ -12,13 +12,20 @@ import math
 
 import numpy
 
+from ..._core.transfer import to_host
+from ..._logic.content import isfinite
+from ..._creation.ranges import arange
+from ..._manipulation.dims import expand_dims
 from ..._math.explog import exp, expm1, log, log1p
+from ..._math.extrema import maximum, minimum
 from ..._math.misc import sqrt
 from ..._math.rounding import ceil, floor
+from ..._math.sums import sum as sum_
 from ..._sorting.searching import where
-from ..special._convenience import xlog1py, xlogy
-from ..special._gamma import gammaln
-from ..special._stats import bdtr, bdtrc, pdtr, pdtrc
+from ..._statistics.order import max as max_
+from ..special._convenience import entr, xlog1py, xlogy
+from ..special._gamma import betainc, betaln, gammaln
+from ..special._stats import bdtr, bdtrc, fdtr, fdtrc, pdtr, pdtrc
 from ._distn_base import INF, NAN, and_, choose, is_host, rv_discrete
 
 
@@ -40,6 +47,37 @@ def _steps(width):
             return 1
         return max(1, int(math.ceil(math.log2(max(float(width), 1.0) + 1.0))) + 1)
     return 64
+
+
+def _host_width(width):
+    """The widest finite integer range of `width` as a host float: one small read where the
+    parameters are on the device (the bisection's step count and hypergeom's padded range depend
+    on it; invalid parameters, NaN or inf, are left out: their results are NaN)."""
+    if is_host(width):
+        return float(width) if math.isfinite(width) else 0.0
+    return float(to_host(max_(where(isfinite(width), width, 0.0))))
+
+
+def _stirling_tail(z):
+    """log Gamma(z) - ((z - 1/2) log z - z + log(2 pi)/2): Stirling's series to z**-7 (its next
+    term is below 2e-15 for z >= 20)."""
+    z2 = z * z
+    return (1.0 / 12 - (1.0 / 360 - (1.0 / 1260 - 1.0 / (1680 * z2)) / z2) / z2) / z
+
+
+def _lgamma_diff(k, n):
+    """log Gamma(n + k) - log Gamma(k + 1). From k = 20 on by Stirling's series of the difference,
+    (k + 1/2) log1p((n - 1)/(k + 1)) + (n - 1)(log(n + k) - 1) + the tails' difference, whose
+    terms are of the size of the result: gammaln(n + k) - gammaln(k + 1) loses
+    eps * gammaln(k) to cancellation (2e-12 of the pmf at k = 2100)."""
+    x, a = k + 1, n - 1
+    big = (x - 0.5) * log1p(a / x) + a * (log(n + k) - 1) + _stirling_tail(n + k) - _stirling_tail(x)
+    return where(k >= 20, big, gammaln(n + k) - gammaln(k + 1))
+
+
+def _last(v):
+    """v with a new last axis (for a range along it); a host scalar as it is."""
+    return v if is_host(v) else expand_dims(v, -1)
 
 
 class poisson_gen(rv_discrete):
@@ -214,6 +252,179 @@ class geom_gen(rv_discrete):
         return -log(p) - log1p(-p) * (1.0 - p) / p
 
 
+class nbinom_gen(rv_discrete):
+    """See `scipy.stats.nbinom` (docs/scipy-stats.md: what differs on the GPU): SciPy's logpmf,
+    the pmf its exp (SciPy's is Boost's), the cdf and sf the regularized incomplete beta function
+    as Boost's, the quantiles by bisection over the integers.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import stats
+    >>> x = cuarray.asarray([0.0, 2.0, 5.0])
+    >>> cuarray.round(stats.nbinom.pmf(x, 3.5, 0.4), 6)
+    array([0.040477, 0.127502, 0.120425])
+    >>> cuarray.round(stats.nbinom(3.5, 0.4).sf(x), 6)
+    array([0.959523, 0.759061, 0.368286])
+    >>> round(float(stats.nbinom(3.5, 0.4).mean()), 6)
+    5.25
+    """
+
+    name = "nbinom"
+    shapes = "n, p"
+
+    def _argcheck(self, n, p):
+        return and_(n > 0, and_(p > 0, p <= 1))
+
+    def _rvs(self, shapes, size, rng):
+        return rng.negative_binomial(shapes[0], shapes[1], size)
+
+    def _pmf(self, k, n, p):
+        return exp(_lgamma_diff(k, n) - gammaln(n) + n * log(p) + xlog1py(k, -p))
+
+    def _logpmf(self, k, n, p):
+        coeff = gammaln(n + k) - gammaln(k + 1) - gammaln(n)
+        return coeff + n * log(p) + xlog1py(k, -p)
+
+    # cdf = I_p(n, k+1), sf = I_{1-p}(k+1, n) (Boost's ibeta, ibetac). Both through fdtr/fdtrc
+    # at x = (k+1) p / (n (1-p)), whose incomplete beta takes p and 1 - p each to a few ulp of
+    # their own size: 1 - p formed directly would carry an absolute rounding of 2**-54, which for
+    # small p is a relative error of 2**-54 / p in the sf's argument
+    # (at p = 1, x = inf: cdf 1 and sf 0 from k = 0 on; at k = -1, the bisection's lower end,
+    # x = 0 or NaN: no hit)
+    def _fx(self, k, n, p):
+        return (k + 1) * p / (n * (1 - p))
+
+    def _cdf(self, k, n, p):
+        return fdtr(2 * n, 2 * (k + 1), self._fx(k, n, p))
+
+    def _sf(self, k, n, p):
+        return fdtrc(2 * n, 2 * (k + 1), self._fx(k, n, p))
+
+    # SciPy's: log1p(-sf) where the cdf is above 1/2
+    def _logcdf(self, k, n, p):
+        c = self._cdf(k, n, p)
+        return where(c > 0.5, log1p(-self._sf(k, n, p)), log(c))
+
+    def _search(self, q, n, p, hit):
+        # beyond this k, Chernoff's bound on Bin(k + n, p) < n puts the tail below 1e-308
+        hi = (1500 + 40 * (n ** 0.5)) / p + n * (1 - p) / p
+        hi = numpy.floor(hi) if is_host(hi) else floor(hi)
+        return _bisect(hit, -1.0 + 0 * q + 0 * n, hi + 0 * q, _steps(_host_width(hi + 1)))
+
+    def _ppf(self, q, n, p):
+        return self._search(q, n, p, lambda k: self._cdf(k, n, p) >= q)
+
+    def _isf(self, q, n, p):
+        return self._search(q, n, p, lambda k: self._sf(k, n, p) <= q)
+
+    def _stats(self, n, p):
+        nq = n * (1 - p)
+        return nq / p, nq / (p * p), (2 - p) / sqrt(nq), (6 - 6 * p + p * p) / nq
+
+
+class hypergeom_gen(rv_discrete):
+    """See `scipy.stats.hypergeom` (docs/scipy-stats.md: what differs on the GPU): SciPy's logpmf
+    (betaln), the pmf its exp; the cdf and sf are sums of the pmf over the support, each element
+    over a range padded to the widest support of the parameters (min(n, N) + 1 values at most:
+    memory and time grow with it, meant for moderate n and N); the smaller tail is summed and the
+    other is 1 minus it, as Boost's. The quantiles by bisection over the support.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import stats
+    >>> x = cuarray.asarray([0.0, 2.0, 5.0])
+    >>> cuarray.round(stats.hypergeom.pmf(x, 20, 7, 12), 6)
+    array([0.      , 0.01612 , 0.25387 ])
+    >>> cuarray.round(stats.hypergeom(20, 7, 12).sf(x), 6)
+    array([0.998897, 0.98233 , 0.280031])
+    >>> round(float(stats.hypergeom(20, 7, 12).mean()), 6)
+    4.2
+    """
+
+    name = "hypergeom"
+    shapes = "M, n, N"
+
+    def _argcheck(self, M, n, N):
+        cond = and_(and_(M > 0, n >= 0), and_(N >= 0, and_(n <= M, N <= M)))
+        for v in (M, n, N):
+            cond = and_(cond, (numpy.floor(v) if is_host(v) else floor(v)) == v)
+        return cond
+
+    def _get_support(self, M, n, N):
+        lo = N - (M - n)
+        if is_host(M) and is_host(n) and is_host(N):
+            return max(lo, 0.0), min(n, N)
+        return maximum(lo, 0.0), minimum(n, N)
+
+    def _rvs(self, shapes, size, rng):
+        M, n, N = (int(v) if is_host(v) else v.astype(numpy.int64) for v in shapes)
+        return rng.hypergeometric(n, M - n, N, size)
+
+    def _pmf(self, k, M, n, N):
+        return exp(self._logpmf(k, M, n, N))
+
+    def _logpmf(self, k, M, n, N):
+        bad = M - n
+        return (betaln(n + 1, 1) + betaln(bad + 1, 1) + betaln(M - N + 1, N + 1) - betaln(k + 1, n - k + 1)
+                - betaln(N - k + 1, bad - N + k + 1) - betaln(M + 1, 1))
+
+    def _tails(self, k, M, n, N):
+        """(P(X <= k), P(X > k)): the pmf summed over the support along a padded last axis."""
+        a, b = self._get_support(M, n, N)
+        width = _host_width(b - a)
+        j = _last(a) + arange(int(width) + 1, dtype=numpy.float64)
+        ok = j <= _last(b)
+        pmf = where(ok, exp(self._logpmf(j, _last(M), _last(n), _last(N))), 0.0)
+        below = j <= _last(k)
+        return sum_(where(below, pmf, 0.0), axis=-1), sum_(where(below, 0.0, pmf), axis=-1)
+
+    def _cdf(self, k, M, n, N):
+        lower, upper = self._tails(k, M, n, N)
+        return where(lower <= upper, lower, 1.0 - upper)
+
+    def _sf(self, k, M, n, N):
+        lower, upper = self._tails(k, M, n, N)
+        return where(upper <= lower, upper, 1.0 - lower)
+
+    def _logcdf(self, k, M, n, N):
+        lower, upper = self._tails(k, M, n, N)
+        return where(lower <= upper, log(lower), log1p(-upper))
+
+    def _logsf(self, k, M, n, N):
+        lower, upper = self._tails(k, M, n, N)
+        return where(upper <= lower, log(upper), log1p(-lower))
+
+    def _search(self, q, M, n, N, hit):
+        a, b = self._get_support(M, n, N)
+        return _bisect(hit, a - 1.0 + 0 * q, b + 0 * q, _steps(_host_width(b - a + 1)))
+
+    def _ppf(self, q, M, n, N):
+        return self._search(q, M, n, N, lambda k: self._cdf(k, M, n, N) >= q)
+
+    def _isf(self, q, M, n, N):
+        return self._search(q, M, n, N, lambda k: self._sf(k, M, n, N) <= q)
+
+    def _stats(self, M, n, N):
+        m = M - n
+        g2 = M * (M + 1) - 6.0 * N * (M - N) - 6.0 * n * m
+        g2 = g2 * (M - 1) * M * M + 6.0 * n * N * (M - N) * m * (5.0 * M - 6)
+        g2 = g2 / (n * N * (M - N) * m * (M - 2.0) * (M - 3.0))
+        mean = n * N / M
+        var = n * N * m * (M - N) / (M * M * (M - 1))
+        skew = (M - 2 * n) * sqrt(M - 1) * (M - 2 * N) / (sqrt(n * N * m * (M - N)) * (M - 2))
+        return mean, var, skew, g2
+
+    def _entropy(self, M, n, N):
+        a, b = self._get_support(M, n, N)
+        j = _last(a) + arange(int(_host_width(b - a)) + 1, dtype=numpy.float64)
+        pmf = where(j <= _last(b), exp(self._logpmf(j, _last(M), _last(n), _last(N))), 0.0)
+        return sum_(entr(pmf), axis=-1)
+
+
 poisson = poisson_gen()
 binom = binom_gen()
 geom = geom_gen()
+nbinom = nbinom_gen()
+hypergeom = hypergeom_gen()
