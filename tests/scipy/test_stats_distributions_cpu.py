@@ -147,6 +147,12 @@ def test_discrete_matches_scipy(host, name):
             want = _call(ref, "stats", *shapes, moments="mvsk", loc=loc)
             for g, w in zip(got, want):
                 cases.same(g, np.asarray(w, float), (name, "stats", shapes, loc), rtol=1e-10)
+            if name in cases.DISCRETE_ENTROPY:
+                cases.same(_call(ours, "entropy", *shapes, loc=loc), np.asarray(_call(ref, "entropy", *shapes, loc=loc),
+                                                                                 float), (name, "entropy", shapes, loc))
+            else:
+                with pytest.raises(NotImplementedError):
+                    ours.entropy(*shapes, loc=loc)
 
 
 def test_frozen_and_parsing(host):

@@ -152,6 +152,9 @@ def test_discrete(name):
             for g, w in zip(_host(ours.stats(*shapes, moments="mvsk", **kw)),
                             _ref(ref, "stats", *shapes, moments="mvsk", **kw)):
                 cases.same(g, np.asarray(w, np.float64), (name, "stats", shapes, kw), rtol=RTOL)
+            if name in cases.DISCRETE_ENTROPY:
+                cases.same(_host(ours.entropy(*shapes, **kw)), np.asarray(_ref(ref, "entropy", *shapes, **kw), np.float64),
+                           (name, "entropy", shapes, kw), rtol=RTOL)
     # device parameters, broadcast
     shapes = tuple(np.array([v for v in col]).reshape(-1, 1) for col in zip(*valid))
     _check(ours, ref, k, shapes, {}, ("pmf", "cdf", "sf"), name, True, dev_shapes=tuple(G(s) for s in shapes))

@@ -263,9 +263,9 @@ class nbinom_gen(rv_discrete):
     >>> from cuarray.scipy import stats
     >>> x = cuarray.asarray([0.0, 2.0, 5.0])
     >>> cuarray.round(stats.nbinom.pmf(x, 3.5, 0.4), 6)
-    array([0.040477, 0.127502, 0.120425])
+    array([0.040477, 0.114753, 0.110765])
     >>> cuarray.round(stats.nbinom(3.5, 0.4).sf(x), 6)
-    array([0.959523, 0.759061, 0.368286])
+    array([0.959523, 0.759768, 0.399703])
     >>> round(float(stats.nbinom(3.5, 0.4).mean()), 6)
     5.25
     """
@@ -334,11 +334,11 @@ class hypergeom_gen(rv_discrete):
     --------
     >>> import cuarray
     >>> from cuarray.scipy import stats
-    >>> x = cuarray.asarray([0.0, 2.0, 5.0])
+    >>> x = cuarray.asarray([2.0, 4.0, 6.0])
     >>> cuarray.round(stats.hypergeom.pmf(x, 20, 7, 12), 6)
-    array([0.      , 0.01612 , 0.25387 ])
+    array([0.047678, 0.357585, 0.095356])
     >>> cuarray.round(stats.hypergeom(20, 7, 12).sf(x), 6)
-    array([0.998897, 0.98233 , 0.280031])
+    array([0.947884, 0.391641, 0.010217])
     >>> round(float(stats.hypergeom(20, 7, 12).mean()), 6)
     4.2
     """
@@ -420,7 +420,8 @@ class hypergeom_gen(rv_discrete):
         a, b = self._get_support(M, n, N)
         j = _last(a) + arange(int(_host_width(b - a)) + 1, dtype=numpy.float64)
         pmf = where(j <= _last(b), exp(self._logpmf(j, _last(M), _last(n), _last(N))), 0.0)
-        return sum_(entr(pmf), axis=-1)
+        # one point: 0 exactly (its pmf from betaln is 1 within a few ulp, whose entr is not 0)
+        return choose(a == b, 0.0, sum_(entr(pmf), axis=-1))
 
 
 poisson = poisson_gen()
