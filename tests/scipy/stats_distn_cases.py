@@ -70,16 +70,21 @@ def cancellation_free(name, method, x, shapes, kw, want):
     return np.where(near, exact, want)
 
 
-def floored_k(ref, name, method, k, shapes, kw, want):
-    """SciPy's value `want`, except hypergeom's cdf, logcdf, sf and logsf at a non-integer k,
-    which SciPy does not floor: its cdf and sf pass k to Boost, which answers NaN (a domain
-    error), its logcdf and logsf sum the pmf over arange(0, k + 1) or arange(k + 1, N + 1) (at
-    k = 2.5 the first holds 3, the second only non-integers). Every other discrete cdf floors k
-    (the cdf is a step function of real k): there the oracle is SciPy's value at floor(k)."""
-    if name != "hypergeom" or method not in ("cdf", "logcdf", "sf", "logsf"):
+def hypergeom_exact(ref, name, method, k, shapes, kw, want):
+    """SciPy's value `want`, except hypergeom's logpmf on a one-point support (below), and its
+    cdf, logcdf, sf and logsf at a non-integer k, which SciPy does not floor: its cdf and sf pass
+    k to Boost, which answers NaN (a domain error), its logcdf and logsf sum the pmf over
+    arange(0, k + 1) or arange(k + 1, N + 1) (at k = 2.5 the first holds 3, the second only
+    non-integers). Every other discrete cdf floors k (the cdf is a step function of real k):
+    there the oracle is SciPy's value at floor(k)."""
+    if name != "hypergeom" or method not in ("cdf", "logcdf", "sf", "logsf", "logpmf"):
         return want
     k = np.asarray(k, np.float64)
     loc = kw.get("loc", 0.0)
+    if method == "logpmf":  # a one-point support (n or N is 0 or M): the exact 0 where SciPy's
+        M, n, N = shapes    # betaln sum rounds to -4.4e-16 (its pmf, Boost's, is 1)
+        one = (np.maximum(N - (M - n), 0) == np.minimum(n, N)) & (k - loc == np.minimum(n, N))
+        return np.where(one & ~np.isnan(want), 0.0, want)
     with np.errstate(all="ignore"):
         frac = np.isfinite(k) & (np.floor(k - loc) != k - loc)
         at_floor = getattr(ref, method)(np.floor(k - loc) + loc, *shapes, **kw)

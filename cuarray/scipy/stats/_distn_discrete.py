@@ -1,10 +1,10 @@
-"""The discrete distributions of `scipy.stats`: poisson, binom, geom (pmf, logpmf, cdf, logcdf,
-sf, logsf, ppf, isf, rvs, the moments; entropy for geom). SciPy's formulas (pdtr/pdtrc,
-bdtr/bdtrc on `cuarray.scipy.special`); the pmf of binom is exp of SciPy's logpmf (SciPy calls
-Boost's). The ppf of poisson and binom, and binom's isf, are the smallest integer k with
-cdf(k) >= q (sf(k) <= q) found by bisection over the integers, a fixed number of steps on the
-whole array (SciPy inverts with pdtrik/bdtrik, which cuarray.scipy.special lacks, then corrects
-to the same integer)."""
+"""The discrete distributions of `scipy.stats`: poisson, binom, geom, nbinom, hypergeom (pmf,
+logpmf, cdf, logcdf, sf, logsf, ppf, isf, rvs, the moments; entropy for geom and hypergeom).
+SciPy's formulas (pdtr/pdtrc, bdtr/bdtrc, the incomplete beta on `cuarray.scipy.special`); the
+pmf of binom is exp of SciPy's logpmf (SciPy calls Boost's). The quantiles of poisson, binom,
+nbinom and hypergeom are the smallest integer k with cdf(k) >= q (sf(k) <= q) found by bisection
+over the integers, a fixed number of steps on the whole array (SciPy inverts with pdtrik/bdtrik
+or Boost, which cuarray.scipy.special lacks, then corrects to the same integer)."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ from ..._math.sums import sum as sum_
 from ..._sorting.searching import where
 from ..._statistics.order import max as max_
 from ..special._convenience import entr, xlog1py, xlogy
-from ..special._gamma import betainc, betaln, gammaln
+from ..special._gamma import betaln, gammaln
 from ..special._stats import bdtr, bdtrc, fdtr, fdtrc, pdtr, pdtrc
 from ._distn_base import INF, NAN, and_, choose, is_host, rv_discrete
 
@@ -253,9 +253,10 @@ class geom_gen(rv_discrete):
 
 
 class nbinom_gen(rv_discrete):
-    """See `scipy.stats.nbinom` (docs/scipy-stats.md: what differs on the GPU): SciPy's logpmf,
-    the pmf its exp (SciPy's is Boost's), the cdf and sf the regularized incomplete beta function
-    as Boost's, the quantiles by bisection over the integers.
+    """See `scipy.stats.nbinom` (docs/scipy-stats.md: what differs on the GPU): SciPy's logpmf;
+    the pmf (SciPy's is Boost's) from the same sum with its lgamma difference by Stirling's series
+    for k >= 20; the cdf and sf the regularized incomplete beta function as Boost's; the quantiles
+    by bisection over the integers.
 
     Examples
     --------
@@ -367,8 +368,11 @@ class hypergeom_gen(rv_discrete):
 
     def _logpmf(self, k, M, n, N):
         bad = M - n
-        return (betaln(n + 1, 1) + betaln(bad + 1, 1) + betaln(M - N + 1, N + 1) - betaln(k + 1, n - k + 1)
-                - betaln(N - k + 1, bad - N + k + 1) - betaln(M + 1, 1))
+        val = (betaln(n + 1, 1) + betaln(bad + 1, 1) + betaln(M - N + 1, N + 1) - betaln(k + 1, n - k + 1)
+               - betaln(N - k + 1, bad - N + k + 1) - betaln(M + 1, 1))
+        # a one-point support (n or N is 0 or M): 0 exactly, where the betaln sum rounds to a few ulp
+        a, b = self._get_support(M, n, N)
+        return choose(a == b, 0.0, val)
 
     def _tails(self, k, M, n, N):
         """(P(X <= k), P(X > k)): the pmf summed over the support along a padded last axis."""
@@ -420,8 +424,7 @@ class hypergeom_gen(rv_discrete):
         a, b = self._get_support(M, n, N)
         j = _last(a) + arange(int(_host_width(b - a)) + 1, dtype=numpy.float64)
         pmf = where(j <= _last(b), exp(self._logpmf(j, _last(M), _last(n), _last(N))), 0.0)
-        # one point: 0 exactly (its pmf from betaln is 1 within a few ulp, whose entr is not 0)
-        return choose(a == b, 0.0, sum_(entr(pmf), axis=-1))
+        return sum_(entr(pmf), axis=-1)
 
 
 poisson = poisson_gen()
