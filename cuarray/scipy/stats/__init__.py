@@ -46,6 +46,7 @@ from ._brunnermunzel import brunnermunzel as brunnermunzel
 from ._frequency import cumfreq as cumfreq
 from ._frequency import relfreq as relfreq
 from ._frequency import sigmaclip as sigmaclip
+from ._theilslopes import theilslopes as theilslopes
 from ._ksample import bartlett as bartlett
 from ._ksample import fligner as fligner
 from ._ksample import friedmanchisquare as friedmanchisquare
