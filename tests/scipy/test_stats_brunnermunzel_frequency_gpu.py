@@ -1,6 +1,7 @@
-"""brunnermunzel, cumfreq, relfreq and sigmaclip on the GPU against SciPy: N-D samples along an
-axis, ties, both distributions and every alternative, float32, NaNs omitted; histograms with the
-default and given limits, weights, integer data on the edges; sigma clipping with outliers."""
+"""brunnermunzel, cumfreq, relfreq, sigmaclip and theilslopes on the GPU against SciPy: N-D
+samples along an axis, ties, both distributions and every alternative, float32, NaNs omitted;
+histograms with the default and given limits, weights, integer data on the edges; sigma clipping
+with outliers; Theil-Sen slopes with ties, both methods, N-D, NaNs."""
 
 from __future__ import annotations
 
@@ -100,3 +101,30 @@ def test_sigmaclip_as_scipy():
             got, want = cst.sigmaclip(G(an), 2.0, 2.0, nan_policy=policy), sst.sigmaclip(an, 2.0, 2.0, nan_policy=policy)
             np.testing.assert_array_equal(cuarray.asnumpy(got.clipped), want.clipped)
             np.testing.assert_allclose([float(got.lower), float(got.upper)], [want.lower, want.upper], rtol=1e-12)
+
+
+def test_theilslopes_as_scipy():
+    rng = np.random.default_rng()
+    y, x = rng.standard_normal((3, 40, 2)), rng.standard_normal((1, 40, 2))
+    y = y + 2 * x
+
+    def cmp(got, want):
+        # the same pairwise quotients: order statistics agree to a rounding; the intercept, a
+        # difference of medians, to a rounding of its terms
+        scale = np.abs(want[0]) + np.abs(want[1]) + 1.0
+        for k, (g, w) in enumerate(zip(got, want)):
+            g = cuarray.asnumpy(g)
+            assert g.shape == np.shape(w) and g.dtype == np.asarray(w).dtype, (k, g.shape, g.dtype, np.shape(w))
+            if k == 1:
+                g, w = g / scale, w / scale
+            np.testing.assert_allclose(g, w, rtol=1e-12, atol=1e-12 if k == 1 else 0, equal_nan=True, err_msg=str(k))
+    for method in ("separate", "joint"):
+        cmp(_run(cst.theilslopes, G(y), G(x), 0.9, method, axis=1), _run(sst.theilslopes, y, x, 0.9, method, axis=1))
+    yt, xt = np.round(y[0, :, 0]), np.round(x[0, :, 0] * 2)  # ties: pairs with equal x, Sen's tie terms
+    cmp(_run(cst.theilslopes, G(yt), G(xt)), _run(sst.theilslopes, yt, xt))
+    cmp(_run(cst.theilslopes, G(yt), keepdims=True), _run(sst.theilslopes, yt, keepdims=True))
+    yn = y[0].copy()
+    yn[rng.random(yn.shape) < 0.2] = np.nan
+    for policy in ("propagate", "omit"):
+        cmp(_run(cst.theilslopes, G(yn), G(x[0]), axis=0, nan_policy=policy),
+            _run(sst.theilslopes, yn, x[0], axis=0, nan_policy=policy))

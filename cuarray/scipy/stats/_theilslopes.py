@@ -66,7 +66,20 @@ def _z(alpha):
 
 def theilslopes(y, x=None, alpha=0.95, method="separate", *, axis=None, nan_policy="propagate", keepdims=False):
     """See `scipy.stats.theilslopes` (SciPy 1.18's: the slopes of the pairs i < j as
-    (y_i - y_j) / (x_i - x_j)). The pairs' slopes take n(n-1)/2 values of memory per slice."""
+    (y_i - y_j) / (x_i - x_j)). The pairs' slopes take n(n-1)/2 values of memory per slice.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import stats
+    >>> x = cuarray.array([0., 1, 2, 3, 4, 5])
+    >>> y = cuarray.array([1., 2.5, 4.5, 7.5, 9, 10.5])
+    >>> res = stats.theilslopes(y, x)
+    >>> float(res.slope), float(res.intercept)
+    (2.0, 1.0)
+    >>> float(res.low_slope), float(res.high_slope)
+    (1.5, 2.5)
+    """
     if method not in ("joint", "separate"):
         raise ValueError(f"method must be either 'joint' or 'separate'. '{method}' is invalid.")
     alpha = float(alpha)
