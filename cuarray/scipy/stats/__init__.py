@@ -42,6 +42,11 @@ from ._kendall import kendalltau as kendalltau
 from ._anova import f_oneway as f_oneway
 from ._fdr import false_discovery_control as false_discovery_control
 from ._goodness import chisquare as chisquare
+from ._brunnermunzel import brunnermunzel as brunnermunzel
+from ._frequency import cumfreq as cumfreq
+from ._frequency import relfreq as relfreq
+from ._frequency import sigmaclip as sigmaclip
+from ._theilslopes import theilslopes as theilslopes
 from ._ksample import bartlett as bartlett
 from ._ksample import fligner as fligner
 from ._ksample import friedmanchisquare as friedmanchisquare
