@@ -85,26 +85,30 @@ class _Columns:
     def __init__(self, pattern, groups, cols, slot_of_group, width):
         (m, n), indptr, rows = pattern
         counts = indptr[cols + 1] - indptr[cols]
-        take_at = numpy.concatenate([numpy.arange(indptr[c], indptr[c + 1]) for c in cols]) if len(cols) \
-            else numpy.zeros(0, dtype=numpy.int64)
-        self.size, self.positions = len(cols), take_at  # the entries' places in the whole pattern
-        nz = numpy.nonzero(counts)[0]
-        self.nonempty = as_parameter(nz, _FN)
         starts = numpy.zeros(len(cols) + 1, dtype=numpy.int64)
         numpy.cumsum(counts, out=starts[1:])
+        entry_col = numpy.repeat(numpy.arange(len(cols)), counts)
+        in_col = numpy.arange(starts[-1]) - starts[entry_col]  # each entry's place in its column
+        take_at = indptr[cols][entry_col] + in_col  # the entries' places in the whole pattern
+        self.size, self.positions = len(cols), take_at
+        nz = numpy.nonzero(counts)[0]
+        self.nonempty = as_parameter(nz, _FN)
         self.starts = as_parameter(starts[nz], _FN)
         entry_rows = rows[take_at]
-        entry_col = numpy.repeat(numpy.arange(len(cols)), counts)
         self.rows = as_parameter(entry_rows, _FN)
         slots = slot_of_group[groups[cols]]
         self.slots = as_parameter(slots, _FN)
         self.flat = as_parameter(entry_rows * width + slots[entry_col], _FN)  # (row, slot) of the (n, width) df
         self.entry_col = as_parameter(entry_col, _FN)
         self.col_of_entry = as_parameter(numpy.repeat(numpy.arange(len(nz)), counts[nz]), _FN)
-        self.pos_in_col = as_parameter(numpy.arange(len(take_at)) - numpy.repeat(starts[nz], counts[nz]), _FN)
+        self.pos_in_col = as_parameter(in_col, _FN)
         # SciPy's argmax of a column whose largest |entry| is 0 and that has unstored rows: the smaller
-        # of that entry's position in the column and the first unstored row
-        missing = numpy.array([_first_missing(entry_rows[starts[k]:starts[k + 1]], m) for k in nz], dtype=numpy.int64)
+        # of that entry's position in the column and the first unstored row (SciPy's
+        # `_find_missing_index`: the first place whose sorted row is not its place, else the count)
+        gap = numpy.where(entry_rows != in_col, in_col, numpy.iinfo(numpy.int64).max)
+        first_gap = numpy.minimum.reduceat(gap, starts[nz]) if nz.size else numpy.zeros(0, dtype=numpy.int64)
+        missing = numpy.where(first_gap != numpy.iinfo(numpy.int64).max, first_gap,
+                              numpy.where(counts[nz] < m, counts[nz], -1))
         self.not_full = as_parameter(counts[nz] < m, _FN)
         self.missing = as_parameter(missing, _FN)
 
@@ -125,12 +129,6 @@ class _Columns:
             max_ind[self.nonempty] = where(self.not_full & (seg_max == 0), minimum(first, self.missing), row)
             max_diff[self.nonempty] = seg_max
         return max_ind, max_diff
-
-
-def _first_missing(rows, m):
-    """The first row index not in the sorted `rows` (SciPy's `_find_missing_index`)."""
-    gaps = numpy.nonzero(rows != numpy.arange(len(rows)))[0]
-    return int(gaps[0]) if gaps.size else (len(rows) if len(rows) < m else -1)
 
 
 def _shifted(fun, t, y, groups_dev, group_ids, h):
