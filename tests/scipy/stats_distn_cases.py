@@ -15,6 +15,9 @@ CONTINUOUS = {  # name: (valid shape tuples, an invalid shape tuple or None, ran
     "chi2": ([(1.0,), (7.0,), (300.0,)], (0.0,)), "invgamma": ([(0.5,), (4.5,), (250.0,)], (-0.5,)),
     "beta": ([(0.5, 0.7), (2.0, 5.0)], (1.0, -1.0)), "t": ([(0.8,), (3.0,), (np.inf,), (150.0,)], (0.0,)),
     "f": ([(2.0, 3.0), (7.0, 12.0)], (-1.0, 2.0)),
+    # c = 0 (the Gumbel limit), next to 0 (the stats' series branches), 1 (pdf 1 at the edge x = 1),
+    # c < -1/2 (no variance)
+    "genextreme": ([(0.0,), (0.5,), (-0.3,), (1.0,), (1e-9,), (-0.6,), (2.5,)], (np.inf,)),
 }
 DISCRETE = {"poisson": ([(0.0,), (0.6,), (14.5,), (2000.0,)], (-1.0,)),
             "binom": ([(10.0, 0.3), (80.0, 0.95), (5.0, 0.0), (7.0, 1.0)], (4.5, 0.5)),

@@ -30,7 +30,7 @@ DISC_METHODS = ("pmf", "logpmf", "cdf", "logcdf", "sf", "logsf")
 def host():
     mods = _load("stats_distn_host").host_stats()
     out = {}
-    for m in ("_distn_continuous", "_distn_gamma", "_distn_discrete"):
+    for m in ("_distn_continuous", "_distn_gamma", "_distn_discrete", "_distn_real_shape"):
         out.update({n: getattr(mods[m], n) for n in (set(cases.CONTINUOUS) | set(cases.DISCRETE))
                     if hasattr(mods[m], n)})
     return out
