@@ -69,6 +69,8 @@ def _quantile_ok(name, ref, method, q, got, want, shapes, kw, discrete):
                 (got == (-np.inf if method == "ppf" else np.inf))
             better = ((err_got < 1e-10) & (err_want > 1e-6) & np.isfinite(got)) | \
                 (np.isnan(want) & (q > 0) & (q < 1) & close) | beyond
+            if name == "skewnorm":  # SciPy's (Boost's) is no oracle in the tails: the root is
+                better = better | cases.skewnorm_root(method, q, got, shapes, kw, RTOL)
     return np.where(better, got, want)
 
 
@@ -84,7 +86,8 @@ def _check(ours, ref, x, shapes, kw, methods, what, discrete=False, dev_shapes=N
             want = _quantile_ok(what, ref, method, x, got, want, shapes, kw, discrete)
         else:
             want = cases.cancellation_free(what, method, x, shapes, kw, want)
-        cases.same(got, np.asarray(want, np.float64), (what, method, shapes, kw), rtol=RTOL, atol=1e-300)
+        tol = 1e-300 if method in ("ppf", "isf") else cases.atol(what, method, x, shapes, kw)
+        cases.same(got, np.asarray(want, np.float64), (what, method, shapes, kw), rtol=RTOL, atol=tol)
 
 
 CONT = ("pdf", "logpdf", "cdf", "logcdf", "sf", "logsf")
