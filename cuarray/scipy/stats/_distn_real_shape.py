@@ -13,8 +13,8 @@ import numpy
 from ..._core.host_input import as_parameter
 from ..._core.transfer import to_host
 from ..._logic.content import isfinite, isnan
-from ..._logic.ops import logical_or
-from ..._logic.truth import all as all_
+from ..._logic.ops import logical_and, logical_not, logical_or
+from ..._logic.truth import any as any_
 from ..._manipulation.dims import expand_dims
 from ..._math.explog import exp, expm1, log, log1p
 from ..._math.extrema import maximum, minimum
@@ -216,7 +216,7 @@ class skewnorm_gen(rv_continuous):
         return _pick(a == 0, lphi, math.log(2) + lphi + log_ndtr(a * x))
 
     def _log_left_tail(self, x, a):
-        """log F(x; a) for x < 0 < a, where Boost's Phi(x) - 2 T(x, a) cancels: SciPy integrates
+        """log F(x; a) for x < 0 <= a, where Boost's Phi(x) - 2 T(x, a) cancels: SciPy integrates
         the pdf there (quad). With t = x - u / k, k = (1 + a**2) |x|, and
         Phi(a t) = erfcx(-a t / sqrt 2) exp(-a**2 t**2 / 2) / 2, F is
         exp(-(1 + a**2) x**2 / 2) / (sqrt(2 pi) k) * int_0^inf e^-u g(u) du with
@@ -229,14 +229,22 @@ class skewnorm_gen(rv_continuous):
         return -s * x * x / 2 - log(math.sqrt(2 * math.pi) * k) + log(sum_(w * g, axis=-1))
 
     def _cdf_parts(self, x, a):
-        """(Boost's cdf Phi(x) - 2 T(x, a), where SciPy replaces it by the integral, log F there)."""
+        """(Boost's cdf Phi(x) - 2 T(x, a); where log F replaces it; log F there). SciPy integrates
+        where the difference cancels (below 1e-6 for a > 0); below 1e-300 (a <= 0) ndtr flushes
+        what Boost's erfc keeps as subnormals: there F = 2 Phi(x) - F(x; -a) (Phi(a t) is
+        1 - Phi(-a t)), whose second term is the left tail's integral, in logs."""
         boost = ndtr(x) - 2.0 * owens_t(x, a)
-        tail = and_(and_(a > 0, x < 0), boost < 1e-6)  # SciPy's rule, x < 0 where the form holds
-        return boost, tail, self._log_left_tail(x, a)
+        left = x < 0
+        use_log = and_(left, or_(and_(a > 0, boost < 1e-6), boost < 1e-300))
+        log_tail = self._log_left_tail(x, absolute(a) if not is_host(a) else abs(a))
+        log_2phi = math.log(2) + log_ndtr(x)
+        share = exp(log_tail - log_2phi)  # F(x; -a) / (2 Phi(x)) in [0, 1/2]; NaN where both are 0
+        log_f = _pick(a > 0, log_tail, log_2phi + log1p(-where(isnan(share), 0.0, share)))
+        return boost, use_log, log_f
 
     def _cdf(self, x, a):
-        boost, tail, log_tail = self._cdf_parts(x, a)
-        return clip(_pick(tail, exp(log_tail), boost), 0.0, 1.0)
+        boost, use_log, log_f = self._cdf_parts(x, a)
+        return clip(_pick(use_log, exp(log_f), boost), 0.0, 1.0)
 
     def _sf(self, x, a):
         return self._cdf(-x, -a)  # Boost's (and SciPy's) sf
@@ -248,26 +256,44 @@ class skewnorm_gen(rv_continuous):
         rise monotonically to it; the start ndtri(p) is left of the root for a >= 0 (F <= Phi
         there) and right of it for a < 0, one step away. SciPy's (Boost's) Newton on F - p near
         q = 1 is where F - p cancels; here ppf(q) for q > 1/2 is -x(1 - q, -a), with 1 - q exact.
-        One read per iteration, the convergence test (|step| within 2 ulp of x, or of the root's
-        own uncertainty ulp(F) / f next to x = 0)."""
+        One read per iteration, the convergence test (|step| within 2 ulp of |x| + F / f: F / f
+        is what the root moves per unit of log F, its scale next to x = 0)."""
         x = ndtri(p)
         logp = log(p)
+        prev = 0.0
+        active = True
         for _ in range(_NEWTON_MAXITER):
-            boost, tail, log_tail = self._cdf_parts(x, a)
-            logf = _pick(tail, log_tail, log(boost))
+            boost, use_log, log_f = self._cdf_parts(x, a)
+            logf = _pick(use_log, log_f, log(boost))
             ratio = exp(logf - self._logpdf(x, a))  # F / f: the root moves by ulp(F) / f per ulp of F
             step = (logf - logp) * ratio
-            x = x - step
-            done = logical_or(absolute(step) <= 4.5e-16 * (absolute(x) + ratio), isnan(step))
-            if bool(to_host(all_(done))):
+            x = _pick(active, x - step, x)
+            size = absolute(step) / (absolute(x) + ratio)
+            # converged (and frozen): a step within 2 ulp, or a reversal (impossible in exact
+            # arithmetic once left of the root) at the rounding level of Boost's cancelling Phi - 2T
+            done = logical_or(logical_or(size <= 4.5e-16, logical_and(step * prev < 0, size <= 1e-12)),
+                              isnan(step))
+            active = and_(active, logical_not(done))
+            prev = step
+            if not bool(to_host(any_(active))):
                 break
         return x
 
+    def _quantile(self, q, a, upper):
+        """ppf (isf where `upper`): in the lower half F(x; a) = p, in the upper half
+        sf(x; a) = F(-x; -a) = p, so x = -x(p, -a); p outside (0, 1) (the base discards those
+        results) runs from 1/2, so that every element converges."""
+        low = q >= 0.5 if upper else q <= 0.5
+        p = _pick(low, 1.0 - q, q) if upper else _pick(low, q, 1.0 - q)
+        p = _pick(and_(p > 0, p < 1), p, 0.5)
+        x = self._lower_quantile(p, _pick(low, a, -a))
+        return _pick(low, x, -x)
+
     def _ppf(self, q, a):
-        return _pick(q <= 0.5, self._lower_quantile(q, a), -self._lower_quantile(1.0 - q, -a))
+        return self._quantile(q, a, False)
 
     def _isf(self, q, a):
-        return _pick(q >= 0.5, self._lower_quantile(1.0 - q, a), -self._lower_quantile(q, -a))
+        return self._quantile(q, a, True)
 
     def _stats(self, a):
         const = _SQRT_2_OVER_PI * a / sqrt(1 + a * a)
