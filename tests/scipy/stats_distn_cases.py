@@ -111,37 +111,42 @@ def _skewnorm_parts(z, a):
         return boost, 8 * _EPS * (ndtr(z) + np.abs(t)), (boost < 1e-6) & (a > 0)
 
 
-def _skewnorm_integral(z, a):
-    """F(z; a) by quad at epsrel 1e-13 (SciPy's own quad stops at epsabs 1.49e-8, an absolute
+def _skewnorm_log_integral(z, a):
+    """log F(z; a) by quad at epsrel 1e-13 (SciPy's own quad stops at epsabs 1.49e-8, an absolute
     tolerance that bounds nothing of a value below 1e-8: its tail cdf is off by up to 4e-5 of
-    the value, e.g. a = 4 at z = -8)."""
+    the value, e.g. a = 4 at z = -8). The pdf is integrated scaled by exp((1 + a**2) z**2 / 2)
+    and in logs (log_ndtr), so that it neither underflows nor flushes Phi(a t) to 0 far out."""
     from scipy.integrate import quad
-    from scipy.special import ndtr
-
-    def pdf(t, a):
-        return 2 * np.exp(-t * t / 2) / np.sqrt(2 * np.pi) * ndtr(a * t)
+    from scipy.special import log_ndtr
 
     z, a = np.broadcast_arrays(np.asarray(z, float), np.asarray(a, float))
     out = np.empty(z.shape)
     for i in np.ndindex(z.shape):
-        out[i] = 0.0 if z[i] == -np.inf else quad(pdf, -np.inf, z[i], args=(a[i],), epsabs=0, epsrel=1e-13,
-                                                   limit=200)[0]
+        shift = (1 + a[i] ** 2) * z[i] ** 2 / 2
+        if not shift < 1e5:  # log F below -1e5: 0 in any double, -inf in logs
+            out[i] = -np.inf
+            continue
+
+        def scaled(t, a=a[i], shift=shift):
+            return np.exp(np.log(2) - t * t / 2 - 0.5 * np.log(2 * np.pi) + log_ndtr(a * t) + shift)
+
+        out[i] = np.log(quad(scaled, -np.inf, z[i], epsabs=0, epsrel=1e-13, limit=200)[0]) - shift
     return out
 
 
-def skewnorm_tail(method, x, shapes, kw, want):
+def skewnorm_tail(method, x, shapes, kw, want, log=False):
     """SciPy's skewnorm values, except where SciPy integrates the pdf with quad's default
     tolerances (the cdf's left tail for a > 0, the sf's right tail for a < 0): there the same
-    integral at epsrel 1e-13."""
+    integral at epsrel 1e-13 (its log where `log`)."""
     if method not in ("cdf", "logcdf", "sf", "logsf"):
         return want
     if method in ("logcdf", "logsf"):  # the generic log: log F below the median, log1p(-sf) above
         plain = method[3:]
         other = {"cdf": "sf", "sf": "cdf"}[plain]
         with np.errstate(all="ignore"):
-            mine = skewnorm_tail(plain, x, shapes, kw, np.full(np.shape(x), np.nan))
+            mine = skewnorm_tail(plain, x, shapes, kw, np.full(np.shape(x), np.nan), log=True)
             theirs = skewnorm_tail(other, x, shapes, kw, np.full(np.shape(x), np.nan))
-            return np.where(np.isfinite(mine), np.log(mine), np.where(np.isfinite(theirs), np.log1p(-theirs), want))
+            return np.where(~np.isnan(mine), mine, np.where(np.isfinite(theirs), np.log1p(-theirs), want))
     a, loc, scale = shapes[0], kw.get("loc", 0.0), kw.get("scale", 1.0)
     with np.errstate(all="ignore"):
         z = (np.asarray(x, np.float64) - loc) / scale
@@ -151,9 +156,9 @@ def skewnorm_tail(method, x, shapes, kw, want):
         quad_used = quad_used & np.isfinite(z) & (scale > 0) & np.isfinite(a)
         if not quad_used.any():
             return want
-        value = np.zeros(z.shape)
-        value[quad_used] = _skewnorm_integral(z[quad_used], np.broadcast_to(a, z.shape)[quad_used])
-    return np.where(quad_used, value, want)
+        value = np.full(z.shape, -np.inf)
+        value[quad_used] = _skewnorm_log_integral(z[quad_used], np.broadcast_to(a, z.shape)[quad_used])
+    return np.where(quad_used, value if log else np.exp(value), want)
 
 
 _TINY = np.finfo(np.float64).tiny
