@@ -144,12 +144,15 @@ def skewnorm_tail(method, x, shapes, kw, want, log=False):
         plain = method[3:]
         other = {"cdf": "sf", "sf": "cdf"}[plain]
         with np.errstate(all="ignore"):
-            mine = skewnorm_tail(plain, x, shapes, kw, np.full(np.shape(x), np.nan), log=True)
-            theirs = skewnorm_tail(other, x, shapes, kw, np.full(np.shape(x), np.nan))
+            shape = np.broadcast_shapes(np.shape(x), np.shape(shapes[0]), np.shape(kw.get("loc", 0.0)),
+                                        np.shape(kw.get("scale", 1.0)))
+            mine = skewnorm_tail(plain, x, shapes, kw, np.full(shape, np.nan), log=True)
+            theirs = skewnorm_tail(other, x, shapes, kw, np.full(shape, np.nan))
             return np.where(~np.isnan(mine), mine, np.where(np.isfinite(theirs), np.log1p(-theirs), want))
     a, loc, scale = shapes[0], kw.get("loc", 0.0), kw.get("scale", 1.0)
     with np.errstate(all="ignore"):
         z = (np.asarray(x, np.float64) - loc) / scale
+        z, a, scale = np.broadcast_arrays(z, np.asarray(a, float), np.asarray(scale, float))
         if method == "sf":  # sf(z, a) is cdf(-z, -a), as SciPy's
             z, a = -z, -a
         _, _, quad_used = _skewnorm_parts(z, a)
@@ -186,6 +189,7 @@ def atol(name, method, x, shapes, kw, got=None, want=None):
     a, loc, scale = shapes[0], kw.get("loc", 0.0), kw.get("scale", 1.0)
     with np.errstate(all="ignore"):
         z = (np.asarray(x, np.float64) - loc) / scale
+        z, a = np.broadcast_arrays(z, np.asarray(a, float))
         lower = method in ("cdf", "logcdf")
         value, bound, quad_used = _skewnorm_parts(z if lower else -z, a if lower else -a)
         bound = np.where(quad_used | ~np.isfinite(bound), 0.0, bound)

@@ -114,7 +114,8 @@ def test_continuous(name):
                 cases.same(g, np.asarray(w, np.float64), (name, "stats", shapes, kw), rtol=RTOL)
 
 
-@pytest.mark.parametrize("name", ["norm", "expon", "gamma", "beta", "t", "f", "lognorm", "weibull_min", "invgamma"])
+@pytest.mark.parametrize("name", ["norm", "expon", "gamma", "beta", "t", "f", "lognorm", "weibull_min", "invgamma",
+                                  "genextreme", "skewnorm"])
 def test_device_parameters_broadcast(name):
     """x (5,) float32 and float64, loc (3, 1), shapes (4, 1, 1) as device arrays with invalid
     entries (a negative scale, a shape out of its domain, NaN): SciPy's (4, 3, 5) float64 result."""
