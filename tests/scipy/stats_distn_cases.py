@@ -15,6 +15,11 @@ CONTINUOUS = {  # name: (valid shape tuples, an invalid shape tuple or None, ran
     "chi2": ([(1.0,), (7.0,), (300.0,)], (0.0,)), "invgamma": ([(0.5,), (4.5,), (250.0,)], (-0.5,)),
     "beta": ([(0.5, 0.7), (2.0, 5.0)], (1.0, -1.0)), "t": ([(0.8,), (3.0,), (np.inf,), (150.0,)], (0.0,)),
     "f": ([(2.0, 3.0), (7.0, 12.0)], (-1.0, 2.0)),
+    # c = 0 (the Gumbel limit), next to 0 (the stats' series branches), 1 (pdf 1 at the edge x = 1),
+    # c < -1/2 (no variance)
+    "genextreme": ([(0.0,), (0.5,), (-0.3,), (1.0,), (1e-9,), (-0.6,), (2.5,)], (np.inf,)),
+    # a = 0 (the normal), either sign, a steep one (the left tail SciPy integrates: a > 0)
+    "skewnorm": ([(0.0,), (4.0,), (-3.0,), (0.5,), (25.0,)], (np.nan,)),
 }
 DISCRETE = {"poisson": ([(0.0,), (0.6,), (14.5,), (2000.0,)], (-1.0,)),
             "binom": ([(10.0, 0.3), (80.0, 0.95), (5.0, 0.0), (7.0, 1.0)], (4.5, 0.5)),
@@ -50,6 +55,12 @@ def same(got, want, what, rtol=1e-12, atol=0.0):
     assert got.dtype == want.dtype, (what, got.dtype, want.dtype)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
+        if np.ndim(atol):  # a bound per element (`atol`): NumPy's message formats only a scalar one
+            ok = np.isclose(got, want, rtol=rtol, atol=atol, equal_nan=True) | (got == want) | np.isposinf(atol)
+            bad = np.flatnonzero(~np.broadcast_to(ok, got.shape))
+            assert bad.size == 0, (what, [(got.flat[i], want.flat[i], np.broadcast_to(atol, got.shape).flat[i])
+                                          for i in bad[:5]])
+            return
         np.testing.assert_allclose(got, want, rtol=rtol, atol=atol, equal_nan=True, err_msg=what)
 
 
@@ -59,6 +70,8 @@ def cancellation_free(name, method, x, shapes, kw, want):
     value, and glibc's, NumPy's and CUDA's pow differ in that ulp (SciPy's cdf was 8.0014e-13 on
     the GPU machine, 8.0003e-13 here; the value is 8.0007e-13). There the oracle is
     -expm1(-b*log(z)) and -b*log(z), free of the cancellation."""
+    if name == "skewnorm":
+        return skewnorm_tail(method, x, shapes, kw, want)
     if name != "pareto" or method not in ("cdf", "logcdf", "logsf"):
         return want
     b, loc, scale = shapes[0], kw.get("loc", 0.0), kw.get("scale", 1.0)
@@ -107,3 +120,128 @@ def quantile_overflows(name, method, q, shapes, kw):
         log_tail = (np.log(0.5) + df / 2 * np.log(df) - df * np.log(np.finfo(np.float64).max)
                     - np.log(df / 2) - betaln(df / 2, 0.5))
         return (q > 0) & (np.log(q) < log_tail) & (scale >= 1) & np.isfinite(loc)
+
+
+_EPS = np.finfo(np.float64).eps
+
+
+def _skewnorm_parts(z, a):
+    """Boost's skewnorm cdf Phi(z) - 2 T(z, a), the rounding bound of that difference (8 ulp of
+    each term: its absolute error whatever the two functions' implementations), and where SciPy
+    replaces it by quad's integral of the pdf (cdf < 1e-6 and a > 0)."""
+    from scipy.special import ndtr, owens_t
+
+    with np.errstate(all="ignore"):
+        t = 2 * owens_t(z, a)
+        boost = ndtr(z) - t
+        return boost, 8 * _EPS * (ndtr(z) + np.abs(t)), (boost < 1e-6) & (a > 0)
+
+
+def _skewnorm_log_integral(z, a):
+    """log F(z; a) by quad at epsrel 1e-13 (SciPy's own quad stops at epsabs 1.49e-8, an absolute
+    tolerance that bounds nothing of a value below 1e-8: its tail cdf is off by up to 4e-5 of
+    the value, e.g. a = 4 at z = -8). The pdf is integrated scaled by exp((1 + a**2) z**2 / 2)
+    and in logs (log_ndtr), so that it neither underflows nor flushes Phi(a t) to 0 far out."""
+    from scipy.integrate import quad
+    from scipy.special import log_ndtr
+
+    z, a = np.broadcast_arrays(np.asarray(z, float), np.asarray(a, float))
+    out = np.empty(z.shape)
+    for i in np.ndindex(z.shape):
+        shift = (1 + a[i] ** 2) * z[i] ** 2 / 2
+        if not shift < 1e5:  # log F below -1e5: 0 in any double, -inf in logs
+            out[i] = -np.inf
+            continue
+
+        def scaled(t, a=a[i], shift=shift):
+            return np.exp(np.log(2) - t * t / 2 - 0.5 * np.log(2 * np.pi) + log_ndtr(a * t) + shift)
+
+        out[i] = np.log(quad(scaled, -np.inf, z[i], epsabs=0, epsrel=1e-13, limit=200)[0]) - shift
+    return out
+
+
+def skewnorm_tail(method, x, shapes, kw, want, log=False):
+    """SciPy's skewnorm values, except where SciPy integrates the pdf with quad's default
+    tolerances (the cdf's left tail for a > 0, the sf's right tail for a < 0): there the same
+    integral at epsrel 1e-13 (its log where `log`)."""
+    if method not in ("cdf", "logcdf", "sf", "logsf"):
+        return want
+    if method in ("logcdf", "logsf"):  # the generic log: log F below the median, log1p(-sf) above
+        plain = method[3:]
+        other = {"cdf": "sf", "sf": "cdf"}[plain]
+        with np.errstate(all="ignore"):
+            shape = np.broadcast_shapes(np.shape(x), np.shape(shapes[0]), np.shape(kw.get("loc", 0.0)),
+                                        np.shape(kw.get("scale", 1.0)))
+            mine = skewnorm_tail(plain, x, shapes, kw, np.full(shape, np.nan), log=True)
+            theirs = skewnorm_tail(other, x, shapes, kw, np.full(shape, np.nan))
+            return np.where(~np.isnan(mine), mine, np.where(np.isfinite(theirs), np.log1p(-theirs), want))
+    a, loc, scale = shapes[0], kw.get("loc", 0.0), kw.get("scale", 1.0)
+    with np.errstate(all="ignore"):
+        z = (np.asarray(x, np.float64) - loc) / scale
+        z, a, scale = np.broadcast_arrays(z, np.asarray(a, float), np.asarray(scale, float))
+        if method == "sf":  # sf(z, a) is cdf(-z, -a), as SciPy's
+            z, a = -z, -a
+        _, _, quad_used = _skewnorm_parts(z, a)
+        quad_used = quad_used & np.isfinite(z) & (scale > 0) & np.isfinite(a)
+        if not quad_used.any():
+            return want
+        value = np.full(z.shape, -np.inf)
+        value[quad_used] = _skewnorm_log_integral(z[quad_used], np.broadcast_to(a, z.shape)[quad_used])
+    return np.where(quad_used, value if log else np.exp(value), want)
+
+
+_TINY = np.finfo(np.float64).tiny
+_SUB = 2.0 ** -1074
+
+
+def atol(name, method, x, shapes, kw, got=None, want=None):
+    """1e-300, except for skewnorm's cdf family where Boost's Phi(z) - 2 T(z, a) cancels (a > 0
+    left of the median, a < 0 right of it, down to 1e-6): there the difference's rounding bound
+    (`_skewnorm_parts`), SciPy's value being as uncertain as ours; in log space that bound over
+    the value (log F has the absolute error dF / F), and for a value among the subnormals the
+    log of its spacing: 4 * 2**-1074 / F (log(4.5e-322) is known to 1e-2; where F rounds to 0
+    on one side and to the smallest subnormals on the other, -inf and a log below
+    log(2**-1070) agree)."""
+    if name != "skewnorm" or method not in ("cdf", "logcdf", "sf", "logsf"):
+        return 1e-300
+    if method in ("logcdf", "logsf") and want is not None:
+        bound = atol(name, method, x, shapes, kw)
+        with np.errstate(all="ignore"):
+            floor = np.log(16 * _SUB)
+            value = np.exp(np.maximum(want, np.log(_SUB)))
+            bound = np.where(value < _TINY, np.maximum(bound, 4 * _SUB / value), bound)
+            both_tiny = (np.asarray(got) <= floor) & (np.asarray(want) <= floor)
+        return np.where(both_tiny, np.inf, bound)
+    a, loc, scale = shapes[0], kw.get("loc", 0.0), kw.get("scale", 1.0)
+    with np.errstate(all="ignore"):
+        z = (np.asarray(x, np.float64) - loc) / scale
+        z, a = np.broadcast_arrays(z, np.asarray(a, float))
+        lower = method in ("cdf", "logcdf")
+        value, bound, quad_used = _skewnorm_parts(z if lower else -z, a if lower else -a)
+        bound = np.where(quad_used | ~np.isfinite(bound), 0.0, bound)
+        if method in ("logcdf", "logsf"):
+            _, other, _ = _skewnorm_parts(-z if lower else z, -a if lower else a)
+            # the generic log: log F below the median (dF / F), log1p(-other side) above it
+            bound = np.where(value < 0.5, bound / value, np.where(np.isfinite(other), other, 0.0) / value)
+        return np.maximum(np.nan_to_num(bound, nan=0.0, posinf=0.0), 1e-300)
+
+
+def skewnorm_root(method, q, got, shapes, kw, rtol):
+    """Where `got` is skewnorm's q-quantile by its backward error: F(got) (ppf, q <= 1/2) or
+    sf(got) (ppf, q > 1/2, with 1 - q, exact there) equal to it within rtol plus the cdf's own
+    rounding bound, F by `skewnorm_tail` where SciPy integrates. SciPy's quantile is Boost's
+    Newton on F - q: next to q = 1 F - q cancels (ppf(1 - 1e-10, 0.5) moves by 1e-8 of itself
+    per ulp of F), and in the tails it iterates on Boost's cancelling cdf (skewnorm.ppf(1e-20,
+    4) is -4.197, whose cdf is below 1e-30), so SciPy's value is no oracle there; the root is."""
+    import scipy.stats as sst
+
+    q = np.asarray(q, np.float64)
+    a, loc, scale = shapes[0], kw.get("loc", 0.0), kw.get("scale", 1.0)
+    lower_tail = (q <= 0.5) if method == "ppf" else (q >= 0.5)
+    p = np.where(q <= 0.5, q, 1.0 - q)
+    with np.errstate(all="ignore"):
+        cdf = skewnorm_tail("cdf", got, shapes, kw, sst.skewnorm.cdf(got, a, loc=loc, scale=scale))
+        sf = skewnorm_tail("sf", got, shapes, kw, sst.skewnorm.sf(got, a, loc=loc, scale=scale))
+        side = np.where(lower_tail, cdf, sf)
+        bound = np.where(lower_tail, atol("skewnorm", "cdf", got, shapes, kw), atol("skewnorm", "sf", got, shapes, kw))
+        return (np.abs(side - p) <= rtol * p + bound) & np.isfinite(got) & (p > 0)

@@ -69,6 +69,8 @@ def _quantile_ok(name, ref, method, q, got, want, shapes, kw, discrete):
                 (got == (-np.inf if method == "ppf" else np.inf))
             better = ((err_got < 1e-10) & (err_want > 1e-6) & np.isfinite(got)) | \
                 (np.isnan(want) & (q > 0) & (q < 1) & close) | beyond
+            if name == "skewnorm":  # SciPy's (Boost's) is no oracle in the tails: the root is
+                better = better | cases.skewnorm_root(method, q, got, shapes, kw, RTOL)
     return np.where(better, got, want)
 
 
@@ -86,7 +88,8 @@ def _check(ours, ref, x, shapes, kw, methods, what, discrete=False, dev_shapes=N
             want = cases.cancellation_free(what, method, x, shapes, kw, want)
             if discrete:
                 want = cases.hypergeom_exact(ref, what, method, x, shapes, kw, want)
-        cases.same(got, np.asarray(want, np.float64), (what, method, shapes, kw), rtol=RTOL, atol=1e-300)
+        tol = 1e-300 if method in ("ppf", "isf") else cases.atol(what, method, x, shapes, kw, got, want)
+        cases.same(got, np.asarray(want, np.float64), (what, method, shapes, kw), rtol=RTOL, atol=tol)
 
 
 CONT = ("pdf", "logpdf", "cdf", "logcdf", "sf", "logsf")
@@ -113,7 +116,8 @@ def test_continuous(name):
                 cases.same(g, np.asarray(w, np.float64), (name, "stats", shapes, kw), rtol=RTOL)
 
 
-@pytest.mark.parametrize("name", ["norm", "expon", "gamma", "beta", "t", "f", "lognorm", "weibull_min", "invgamma"])
+@pytest.mark.parametrize("name", ["norm", "expon", "gamma", "beta", "t", "f", "lognorm", "weibull_min", "invgamma",
+                                  "genextreme", "skewnorm"])
 def test_device_parameters_broadcast(name):
     """x (5,) float32 and float64, loc (3, 1), shapes (4, 1, 1) as device arrays with invalid
     entries (a negative scale, a shape out of its domain, NaN): SciPy's (4, 3, 5) float64 result."""
