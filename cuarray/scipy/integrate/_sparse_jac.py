@@ -35,15 +35,19 @@ def host_pattern(sparsity):
         data, indices, indptr = (read(x) if host else numpy.asarray(x) for x in (csc.data, csc.indices, csc.indptr))
         shape = tuple(csc.shape)
         cols = numpy.repeat(numpy.arange(shape[1]), numpy.diff(indptr))
-        keep = data != 0  # SciPy's `find`: stored zeros are not in the pattern
-        rows, cols = indices[keep].astype(numpy.int64), cols[keep]
+        # SciPy's `find`: duplicates summed, then the entries that are not zero
+        key, where_ = numpy.unique(cols.astype(numpy.int64) * max(shape[0], 1) + indices, return_inverse=True)
+        total = numpy.zeros(key.size, dtype=numpy.result_type(data.dtype, numpy.float64))
+        numpy.add.at(total, where_, data)
+        key = key[total != 0]
+        cols, rows = key // max(shape[0], 1), key % max(shape[0], 1)
     else:
         a = numpy.asarray(read(sparsity) if type(sparsity).__module__.startswith("cuarray") else sparsity)
         if a.ndim != 2:
             raise ValueError("`A` must be 2-dimensional.")
         shape = a.shape
         cols, rows = numpy.nonzero((a != 0).T)
-    # by column, then row, each entry once (duplicates of a sparse input summed into one entry)
+    # by column, then row, each entry once
     key = numpy.unique(cols.astype(numpy.int64) * max(shape[0], 1) + rows)
     cols, rows = key // max(shape[0], 1), key % max(shape[0], 1)
     indptr = numpy.zeros(shape[1] + 1, dtype=numpy.int64)

@@ -252,3 +252,25 @@ def test_empty_zero_interval_and_step_bounds(H, method):
     ref = si.solve_ivp(f, [0, 1], np.ones(2), method=method, max_step=0.01, first_step=1e-3)
     assert np.diff(res.t).max() <= 0.01 * (1 + 1e-12) and res.t[1] == 1e-3  # (differences of sums of steps)
     np.testing.assert_allclose(res.y[:, -1], ref.y[:, -1], rtol=1e-6)
+
+
+def test_pattern_is_scipys_find():
+    """`jac_sparsity`'s pattern is SciPy's `find`: duplicates summed (cancelling ones dropped),
+    stored zeros dropped, by column then row; dense input as its nonzeros."""
+    import scipy.sparse
+
+    from cuarray.scipy.integrate._sparse_jac import host_pattern
+
+    rng = np.random.default_rng()
+    for _ in range(20):
+        n, k = int(rng.integers(1, 15)), int(rng.integers(0, 40))
+        r, c = rng.integers(0, n, k), rng.integers(0, n, k)
+        v = rng.choice([0.0, 1.0, -1.0, 2.5], k)
+        a = scipy.sparse.coo_matrix((v, (r, c)), shape=(n, n))
+        want_r, want_c, _ = scipy.sparse.find(a)
+        order = np.lexsort((want_r, want_c))
+        for form in (a, a.tocsr(), a.toarray()):
+            shape, indptr, rows = host_pattern(form)
+            assert shape == (n, n)
+            np.testing.assert_array_equal(rows, want_r[order])
+            np.testing.assert_array_equal(np.repeat(np.arange(n), np.diff(indptr)), want_c[order])
