@@ -599,6 +599,8 @@ SCIPY_ROUTINES = {
         "pointbiserialr": ["x, y = cuarray.array([0., 0., 1., 1., 1.]), cuarray.array([1., 2., 4., 3., 5.])",
                            "res = stats.pointbiserialr(x, y)", "round(float(res.statistic), 6)"],
         "false_discovery_control": ["stats.false_discovery_control(cuarray.array([0.01, 0.04, 0.03, 0.2]))"],
+        "chi2_contingency": ["res = stats.chi2_contingency(cuarray.array([[10, 20], [30, 25]]))",
+                             "round(float(res.statistic), 6), round(float(res.pvalue), 6), res.dof"],
         "brunnermunzel": ["x1 = cuarray.array([1., 2, 1, 1, 1, 1, 1, 1, 1, 1, 2, 4, 1, 1])",
                           "x2 = cuarray.array([3., 3, 4, 3, 1, 2, 3, 1, 1, 5, 4])", "res = stats.brunnermunzel(x1, x2)",
                           "round(float(res.statistic), 6), round(float(res.pvalue), 6)"],

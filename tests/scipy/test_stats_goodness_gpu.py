@@ -89,3 +89,16 @@ def test_false_discovery_control_as_scipy(method):
         np.testing.assert_allclose(got, want, rtol=1e-13, atol=0)
     with pytest.raises(ValueError):
         cst.false_discovery_control(G(np.array([0.5, 1.5])))
+
+
+@pytest.mark.parametrize("shape", [(2, 2), (3, 4), (2, 3, 4)])
+def test_chi2_contingency_as_scipy(shape):
+    rng = np.random.default_rng()
+    observed = rng.integers(1, 60, shape)
+    for correction in (True, False):
+        got, want = cst.chi2_contingency(G(observed), correction), sst.chi2_contingency(observed, correction)
+        assert got.dof == want.dof
+        for g, w in zip((got.statistic, got.pvalue, got.expected_freq), (want.statistic, want.pvalue, want.expected_freq)):
+            np.testing.assert_allclose(cuarray.asnumpy(g), w, rtol=1e-10, atol=0)
+    with pytest.raises(ValueError, match="nonnegative"):
+        cst.chi2_contingency(G(np.array([[1, -1], [2, 3]])))

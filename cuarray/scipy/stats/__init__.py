@@ -40,6 +40,7 @@ from ._ks import ks_2samp as ks_2samp
 from ._wilcoxon import wilcoxon as wilcoxon
 from ._kendall import kendalltau as kendalltau
 from ._anova import f_oneway as f_oneway
+from ._contingency import chi2_contingency as chi2_contingency
 from ._fdr import false_discovery_control as false_discovery_control
 from ._goodness import chisquare as chisquare
 from ._brunnermunzel import brunnermunzel as brunnermunzel
