@@ -54,7 +54,3 @@ def host_stats_tests():
         standins[module] = own
     copies = host_modules(standins)
     return {m.__name__.rpartition(".")[2]: c for m, c in copies.items()}
-
-
-def host_normality():
-    return host_stats_tests()["_normality"]

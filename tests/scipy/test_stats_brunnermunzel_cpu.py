@@ -5,9 +5,7 @@ errors and the signature."""
 
 from __future__ import annotations
 
-import importlib.util
 import inspect
-import pathlib
 import warnings
 
 import numpy as np
@@ -21,11 +19,8 @@ ALTERNATIVES = ("two-sided", "less", "greater")
 
 
 @pytest.fixture(scope="module")
-def H():
-    spec = importlib.util.spec_from_file_location("stats_tests_host", pathlib.Path(__file__).parent / "stats_tests_host.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.host_stats_tests()["_brunnermunzel"].brunnermunzel
+def H(stats_host):
+    return stats_host["_brunnermunzel"].brunnermunzel
 
 
 def _run(f, *a, **k):

@@ -4,9 +4,7 @@ signature."""
 
 from __future__ import annotations
 
-import importlib.util
 import inspect
-import pathlib
 
 import numpy as np
 import pytest
@@ -17,11 +15,8 @@ from cuarray.scipy import stats as cst  # noqa: E402
 
 
 @pytest.fixture(scope="module")
-def H():
-    spec = importlib.util.spec_from_file_location("stats_tests_host", pathlib.Path(__file__).parent / "stats_tests_host.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.host_stats_tests()["_fdr"]
+def H(stats_host):
+    return stats_host["_fdr"]
 
 
 def _same(got, want, rtol=1e-13):

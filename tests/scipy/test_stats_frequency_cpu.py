@@ -8,9 +8,7 @@ SciPy."""
 
 from __future__ import annotations
 
-import importlib.util
 import inspect
-import pathlib
 import warnings
 
 import numpy as np
@@ -31,11 +29,8 @@ def _comparable(name, kw):
 
 
 @pytest.fixture(scope="module")
-def F():
-    spec = importlib.util.spec_from_file_location("stats_tests_host", pathlib.Path(__file__).parent / "stats_tests_host.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.host_stats_tests()["_frequency"]
+def F(stats_host):
+    return stats_host["_frequency"]
 
 
 def _quiet(f, *a, **k):

@@ -5,9 +5,7 @@ small, constant slices); the signatures."""
 
 from __future__ import annotations
 
-import importlib.util
 import inspect
-import pathlib
 import warnings
 
 import numpy as np
@@ -20,16 +18,9 @@ from cuarray.scipy import stats as cst  # noqa: E402
 NAMES = ("skewtest", "kurtosistest", "normaltest", "jarque_bera")
 
 
-def _load():
-    spec = importlib.util.spec_from_file_location("stats_tests_host", pathlib.Path(__file__).parent / "stats_tests_host.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.host_normality()
-
-
 @pytest.fixture(scope="module")
-def H():
-    return _load()
+def H(stats_host):
+    return stats_host["_normality"]
 
 
 def _call(mod, name, a, **kw):

@@ -5,9 +5,7 @@ the errors and signatures."""
 
 from __future__ import annotations
 
-import importlib.util
 import inspect
-import pathlib
 import warnings
 
 import numpy as np
@@ -21,11 +19,8 @@ NAMES = ("tmean", "tvar", "tstd", "tsem", "tmin", "tmax")
 
 
 @pytest.fixture(scope="module")
-def H():
-    spec = importlib.util.spec_from_file_location("stats_tests_host", pathlib.Path(__file__).parent / "stats_tests_host.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.host_stats_tests()["_trimmed"]
+def H(stats_host):
+    return stats_host["_trimmed"]
 
 
 def _run(f, *a, **k):

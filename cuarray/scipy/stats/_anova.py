@@ -28,12 +28,10 @@ from ..._sorting.searching import where
 from ..._statistics.averages import mean, nanmean, nanvar, var
 from ..._statistics.order import nanmax, nanmin
 from ..special._stats import fdtrc
-from ._multisample import keep_dims, samples_last
+from ._multisample import TOO_SMALL, keep_dims, samples_last
 
 __all__ = ["f_oneway", "F_onewayResult"]
 
-TOO_SMALL = ("One or more sample arguments is too small; all returned values will be NaN. "
-             "See documentation for sample size requirements.")
 ALL_LENGTH_ONE = ("all input arrays have length 1.  f_oneway requires that at least one input has length "
                   "greater than 1.")
 

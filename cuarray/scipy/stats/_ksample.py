@@ -22,13 +22,11 @@ from ..._statistics.averages import mean, var
 from ..._statistics.median import median
 from ..special._stats import chdtrc, fdtrc, ndtri
 from ._descriptive import rankdata, trim_mean
-from ._multisample import keep_dims, per_slice, samples_last
+from ._multisample import TOO_SMALL, keep_dims, per_slice, samples_last
 
 __all__ = ["bartlett", "levene", "fligner", "kruskal", "friedmanchisquare", "BartlettResult", "LeveneResult",
            "FlignerResult", "KruskalResult", "FriedmanchisquareResult"]
 
-TOO_SMALL = ("One or more sample arguments is too small; all returned values will be NaN. "
-             "See documentation for sample size requirements.")
 
 
 class BartlettResult(NamedTuple):

@@ -17,7 +17,11 @@ from ..._manipulation.transpose import moveaxis
 from ._descriptive import _policy
 from ._omit import has_nan
 
-__all__ = ["samples_last", "keep_dims", "per_slice"]
+__all__ = ["samples_last", "keep_dims", "per_slice", "TOO_SMALL"]
+
+# SciPy's `_axis_nan_policy` warning text for a one-dimensional sample too small for its test
+TOO_SMALL = ("One or more sample arguments is too small; all returned values will be NaN. "
+             "See documentation for sample size requirements.")
 
 
 def samples_last(samples, axis, nan_policy, fn, floating=True):

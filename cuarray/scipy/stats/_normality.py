@@ -27,14 +27,12 @@ from ..._statistics.averages import mean
 from ..special._stats import chdtrc, ndtr
 from ._correlation import SignificanceResult, _check_alternative, _tails
 from ._descriptive import _axis, _float, kurtosis, skew
+from ._multisample import TOO_SMALL
 from ._omit import omit_nans
 
 __all__ = ["skewtest", "kurtosistest", "normaltest", "jarque_bera", "SkewtestResult", "KurtosistestResult",
            "NormaltestResult"]
 
-# SciPy's `_axis_nan_policy` message for a one-dimensional sample too small for the test
-TOO_SMALL = ("One or more sample arguments is too small; all returned values will be NaN. "
-             "See documentation for sample size requirements.")
 
 
 class SkewtestResult(NamedTuple):
