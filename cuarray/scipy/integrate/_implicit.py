@@ -40,10 +40,19 @@ def dense(J, dtype):
     return asarray(J.toarray() if is_sparse(J) else J, dtype=dtype)
 
 
-def _as_kept(J, dtype):
-    """SciPy's rule: a sparse Jacobian stays sparse (CSC of `dtype`) where cuDSS can factorise it
-    (asked only for a sparse one: loading cuDSS costs a library load and a handle)."""
-    return sparse_jacobian(J, dtype) if is_sparse(J) and sparse_lu_available() else dense(J, dtype)
+def _keeper(dtype):
+    """SciPy's rule as a function of the Jacobian: a sparse one stays sparse (CSC of `dtype`) where
+    cuDSS can factorise it, else it is dense. Whether cuDSS loads is asked once a solver, and only
+    for a sparse Jacobian (the first ask loads the library and makes a handle)."""
+    decided = []
+
+    def keep(J):
+        if not is_sparse(J):
+            return dense(J, dtype)
+        if not decided:
+            decided.append(sparse_lu_available())
+        return sparse_jacobian(J, dtype) if decided[0] else dense(J, dtype)
+    return keep
 
 
 def validate_jac(solver, jac, sparsity, dtype, f0):
@@ -51,6 +60,7 @@ def validate_jac(solver, jac, sparsity, dtype, f0):
     (t0, y0), where f0 = fun(t0, y0)) with the Jacobian a device matrix of `dtype`, sparse where
     SciPy's is (and cuDSS is installed); counts njev as SciPy does."""
     n = solver.n
+    keep = _keeper(dtype)
     if jac is None:
         if sparsity is not None:
             pattern = host_pattern(sparsity)
@@ -59,18 +69,18 @@ def validate_jac(solver, jac, sparsity, dtype, f0):
         def jac_wrapped(t, y, f):
             solver.njev += 1
             J, solver.jac_factor = num_jac(solver.fun_vectorized, t, y, f, solver.atol, solver.jac_factor, sparsity)
-            return _as_kept(J, dtype)
+            return keep(J)
         return jac_wrapped, jac_wrapped(solver.t, solver.y, f0)
     if callable(jac):
         J = jac(solver.t, solver.y)
         solver.njev += 1
-        J = _as_kept(J, dtype)
+        J = keep(J)
 
         def jac_wrapped(t, y, _=None):
             solver.njev += 1
-            return _as_kept(jac(t, y), dtype)
+            return keep(jac(t, y))
     else:
-        J = _as_kept(jac, dtype) if is_sparse(jac) else \
+        J = keep(jac) if is_sparse(jac) else \
             as_literal_or_array(jac, "scipy.integrate.solve_ivp").astype(dtype, copy=False)
         jac_wrapped = None
     if J.shape != (n, n):
