@@ -61,6 +61,8 @@ def chi2_contingency(observed, correction=True, lambda_=None, *, method=None):
     (2.706155, 0.099962, 1)
     """
     observed = as_literal_or_array(observed, "chi2_contingency")
+    if observed.dtype.kind not in "biuf":  # SciPy's chdtrc refuses them (its TypeError)
+        raise TypeError("chi2_contingency: `observed` must hold real counts, not {}".format(observed.dtype))
     if observed.size == 0:
         if bool(to_host(any_(observed < 0))):
             raise ValueError("All values in `observed` must be nonnegative.")

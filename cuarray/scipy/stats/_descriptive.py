@@ -28,6 +28,7 @@ from ..._indexing.inserting import take_along_axis
 from ..._sorting.searching import where
 from ..._creation.basic import zeros
 from ..._core.host_input import as_literal_or_array
+from ..._core.shapes import normalize_axis_index
 from ..._math.explog import exp, log, log1p
 from ..._math.extrema import maximum, minimum
 from ..._math.sums_scan import cumsum
@@ -64,7 +65,7 @@ def _float(a, fn, nan_policy="propagate"):
 def _axis(a, axis):
     if axis is None:
         return a.ravel(), 0
-    return a, axis
+    return a, normalize_axis_index(axis, a.ndim)
 
 
 @omit_nans("a")

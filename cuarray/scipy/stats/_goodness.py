@@ -12,6 +12,7 @@ from typing import NamedTuple
 import numpy
 
 from ..._core.host_input import as_literal_or_array
+from ..._core.shapes import normalize_axis_index
 from ..._core.transfer import to_host
 from ..._creation.basic import full
 from ..._logic.truth import any as any_
@@ -80,6 +81,7 @@ def _divergence(f_obs, f_exp, ddof, axis, lambda_, sum_check, nan_policy, keepdi
     if axis is None:  # a kept axis is (1,) * ndim, as SciPy's
         kept = (1,) * max(f_obs.ndim, 1)
         f_obs, f_exp, axis = f_obs.ravel(), None if f_exp is None else f_exp.ravel(), 0
+    axis = normalize_axis_index(axis, f_obs.ndim)
     if f_exp is not None and sum_check and f_obs.size:
         _check_sums(f_obs, f_exp, axis)
     if f_exp is None:

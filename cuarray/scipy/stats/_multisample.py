@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy
 
 from ..._core.host_input import as_literal_or_array
+from ..._core.shapes import normalize_axis_index
 from ..._creation.from_data import asarray
 from ..._logic.content import isnan
 from ..._manipulation.dims import broadcast_to
@@ -30,6 +31,8 @@ def samples_last(samples, axis, nan_policy, fn, floating=True):
     arrays = [_policy(nan_policy, as_literal_or_array(s, fn), omit=True) for s in samples]
     ndim_in = max(a.ndim for a in arrays)
     dt = numpy.result_type(*(a.dtype for a in arrays))
+    if dt.kind not in "biuf":  # SciPy's p-value functions take real numbers only (its TypeError)
+        raise TypeError("{}: the samples must be real numbers, not {}".format(fn, dt))
     if floating and dt.kind != "f":
         dt = numpy.dtype(numpy.float64)
     one = axis is None or all(a.ndim <= 1 for a in arrays)
@@ -37,7 +40,7 @@ def samples_last(samples, axis, nan_policy, fn, floating=True):
         arrays, axis = [a.ravel() for a in arrays], 0
     ndim = max(a.ndim for a in arrays)
     arrays = [a.reshape((1,) * (ndim - a.ndim) + a.shape).astype(dt, copy=False) for a in arrays]
-    axis = int(axis) % ndim
+    axis = normalize_axis_index(axis, ndim)
     arrays = [moveaxis(a, axis, -1) for a in arrays]
     batch = numpy.broadcast_shapes(*(a.shape[:-1] for a in arrays))
     return [broadcast_to(a, batch + a.shape[-1:]) for a in arrays], batch, one, ndim_in

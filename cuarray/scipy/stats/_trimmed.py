@@ -153,7 +153,8 @@ def _extreme(a, limit, axis, inclusive, nan_policy, keepdims, lower, fn):
     else:
         fill = numpy.inf if lower else -numpy.inf
     filled = where(mask, fill, a).astype(a.dtype)
-    res = (min_ if lower else max_)(filled, axis=axis, keepdims=keepdims)
+    # `initial`: an empty slice reduces to the fill, then NaN as every slice with no value (SciPy's)
+    res = (min_ if lower else max_)(filled, axis=axis, keepdims=keepdims, initial=fill)
     invalid = all_(mask, axis=axis, keepdims=keepdims)
     if res.size and bool(any_(invalid).get()):  # SciPy's NaN for a slice with no value: a float result
         res = where(invalid, numpy.nan, _floating(res)).astype(_floating(res).dtype)
