@@ -28,8 +28,11 @@ def _gauss_box(c, a, b):
                     for ci_, ai, bi in zip(c, a, b)])
 
 
-@pytest.mark.parametrize("rule,ndim", [("gk21", 1), ("gk21", 3), ("gk15", 2), ("genz-malik", 3), ("genz-malik", 5)])
-def test_gaussian_boxes(rule, ndim):
+# rtol per case: SciPy's own cubature reaches 1e-8 with genz-malik in 3-D but not in 5-D (it stops
+# not_converged at max_subdivisions=10000 for every box drawn here); 1e-6 takes it under ~1000
+@pytest.mark.parametrize("rule,ndim,rtol", [("gk21", 1, 1e-8), ("gk21", 3, 1e-8), ("gk15", 2, 1e-8),
+                                            ("genz-malik", 3, 1e-8), ("genz-malik", 5, 1e-6)])
+def test_gaussian_boxes(rule, ndim, rtol):
     rng = np.random.default_rng()
     c = rng.uniform(0.5, 2.0, ndim)
     a, b = rng.uniform(-1, 0, ndim), rng.uniform(0.5, 1.5, ndim)
@@ -40,13 +43,13 @@ def test_gaussian_boxes(rule, ndim):
         seen.append(type(x))
         return cuarray.exp(-cuarray.sum(cg * x * x, axis=-1))
 
-    res = ci.cubature(f, cuarray.asarray(a), cuarray.asarray(b), rule=rule, rtol=1e-8)
+    res = ci.cubature(f, cuarray.asarray(a), cuarray.asarray(b), rule=rule, rtol=rtol)
     assert set(seen) == {cuarray.ndarray} and isinstance(res.estimate, cuarray.ndarray)
     exact = _gauss_box(c, a, b)
-    assert res.status == "converged"
-    assert abs(float(res.estimate) - exact) <= float(res.error) + 1e-8 * exact
-    want = si.cubature(lambda x: np.exp(-np.sum(c * x * x, axis=-1)), a, b, rule=rule, rtol=1e-8)
-    assert abs(float(res.estimate) - float(want.estimate)) <= float(res.error) + float(want.error) + 2e-8 * exact
+    want = si.cubature(lambda x: np.exp(-np.sum(c * x * x, axis=-1)), a, b, rule=rule, rtol=rtol)
+    assert (res.status, want.status) == ("converged", "converged")
+    assert abs(float(res.estimate) - exact) <= float(res.error) + rtol * exact
+    assert abs(float(res.estimate) - float(want.estimate)) <= float(res.error) + float(want.error) + 2 * rtol * exact
 
 
 def test_vector_values_infinite_limits_points_float32():
@@ -65,7 +68,7 @@ def test_vector_values_infinite_limits_points_float32():
     assert float(ci.cubature(h, [0.0], [np.inf]).estimate) == pytest.approx(1.0, rel=1e-8)
     sinc = lambda x: cuarray.sin(x[:, 0]) / x[:, 0]  # noqa: E731
     r = ci.cubature(sinc, [-1.0], [1.0], points=[[0.0]])
-    assert float(r.estimate) == pytest.approx(si.quad(lambda t: math.sin(t) / t, -1, 1)[0], rel=1e-8)
+    assert float(r.estimate) == pytest.approx(si.quad(lambda t: np.sinc(t / np.pi), -1, 1)[0], rel=1e-8)
     a32, b32 = cuarray.zeros(2, dtype=cuarray.float32), cuarray.ones(2, dtype=cuarray.float32)
     r32 = ci.cubature(lambda x: cuarray.exp(x[:, 0]) * x[:, 1], a32, b32, rtol=1e-5)
     assert r32.estimate.dtype == np.float32
