@@ -333,9 +333,10 @@ def _check_metric(metric):
 def cdist(XA, XB, metric="euclidean", *, out=None, **kwargs):
     """See `scipy.spatial.distance.cdist`. The euclidean family is one pass of tensor-core tiles on
     sm_90; the other GEMM metrics (and that family elsewhere) run as one cuBLAS product
-    and a fused epilogue per block of rows (euclidean: ``a.a + b.b - 2 a.b`` clamped at 0, which is
-    exact to about 1e-16 of the squared norms of the rows centred on XB's mean, not of the
-    distance); a callable metric other than this module's functions runs on the host, pair by pair."""
+    and a fused epilogue per block of rows (euclidean: ``a.a + b.b - 2 a.b`` clamped at 0 on rows
+    centred on XB's mean, the pairs where it cancels formed again by SciPy's direct formula: equal
+    rows give 0, the rest within ~1e-14 relative); a callable metric other than this module's
+    functions runs on the host, pair by pair."""
     XA, XB = as_literal_or_array(XA, "cdist"), as_literal_or_array(XB, "cdist")
     if XA.ndim != 2:
         raise ValueError("XA must be a 2-dimensional array.")
