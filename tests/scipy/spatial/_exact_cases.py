@@ -28,6 +28,7 @@ CASES = {
     "near": lambda rng: near_pairs(rng),
     "near_offset": lambda rng: near_pairs(rng, offset=1e6),
     "offset_grid": lambda rng: 1e6 + integer_grid(rng, 50, 3),
+    "near8_offset": lambda rng: near_pairs(rng, 30, 8, offset=1e6),
 }
 
 
@@ -49,10 +50,14 @@ def check(cdist, pdist, dev, X, rtol, where=""):
     rng = np.random.default_rng(X.shape[0] * 7 + X.shape[1])
     A, B = X[::2], X[1::2]
     for metric, kw in metric_cases(rng, X.shape[1]):
+        # seuclidean's and mahalanobis's C loops sum two terms at a time where SciPy was built with
+        # SSE2, so even the direct formula's order differs from theirs: a few ulps (k <= 16 terms,
+        # VI well conditioned)
+        tol = max(rtol, 1e-14) if metric in ("seuclidean", "mahalanobis") else rtol
         for got, want, what in ((cdist(dev(A), dev(B), metric, **kw), sd.cdist(A, B, metric, **kw), "cdist"),
                                 (pdist(dev(X), metric, **kw), sd.pdist(X, metric, **kw), "pdist")):
             got = np.asarray(got.get())
-            msg = "{} {} {} {}: {} of {} entries past rtol".format(where, what, metric, sorted(kw), int(
-                (~np.isclose(got, want, rtol=rtol, atol=0)).sum()), want.size)
+            msg = "{} {} {} {}: {} of {} entries past rtol {}".format(where, what, metric, sorted(kw), int(
+                (~np.isclose(got, want, rtol=tol, atol=0)).sum()), want.size, tol)
             np.testing.assert_array_equal(got == 0, want == 0, err_msg=msg + " (zeros differ)")
-            np.testing.assert_allclose(got, want, rtol=rtol, atol=0, err_msg=msg)
+            np.testing.assert_allclose(got, want, rtol=tol, atol=0, err_msg=msg)

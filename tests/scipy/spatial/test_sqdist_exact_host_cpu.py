@@ -18,6 +18,7 @@ from cuarray.scipy.spatial import _sqdist_tiles as T
 from ._exact_cases import CASES
 
 _DIR = pathlib.Path(T.__file__).parent / "templates"
+_CORE = pathlib.Path(T.__file__).parents[2] / "_core" / "templates"  # cuarray/rounded.cuh
 DRIVER = r'''
 #include "sqdist_exact.cuh"
 extern "C" void pairs(const double* a, long long m, const double* b, long long n, long long k, int mode,
@@ -32,7 +33,7 @@ extern "C" void pairs(const double* a, long long m, const double* b, long long n
 
 @pytest.fixture(scope="module")
 def lib():
-    return host_build.library_of(DRIVER, ["-O2", "-ffp-contract=off", "-shared", "-fPIC", "-I", str(_DIR)])
+    return host_build.library_of(DRIVER, ["-O2", "-ffp-contract=off", "-shared", "-fPIC", "-I", str(_DIR), "-I", str(_CORE)])
 
 
 def _pairs(lib, a, b, mode, p=None):

@@ -5,18 +5,18 @@
 // few-ulp result. The order of operations is SciPy's (scipy/spatial/src/distance_metrics.h and
 // distance_impl.h), with no contraction into FMAs (SciPy's x86-64 builds have none), so the
 // recomputed entries equal SciPy's bit for bit. Host-buildable with g++ (tests build it with
-// -ffp-contract=off and compare it with SciPy).
+// -ffp-contract=off and -I cuarray/_core/templates, and compare it with SciPy).
 #pragma once
 
-#if defined(__CUDACC__) || defined(__CUDACC_RTC__)
+#include "cuarray/rounded.cuh"  // cuarray::rn::mul, add: each step rounded once (never an fma)
+
+#if defined(__CUDACC_RTC__) || defined(__CUDA_ARCH__)
 #define CUARRAY_SQX_FN __device__ __forceinline__
-#define CUARRAY_SQX_MUL(x, y) __dmul_rn(x, y)
-#define CUARRAY_SQX_ADD(x, y) __dadd_rn(x, y)
 #else
 #define CUARRAY_SQX_FN inline
-#define CUARRAY_SQX_MUL(x, y) ((x) * (y))
-#define CUARRAY_SQX_ADD(x, y) ((x) + (y))
 #endif
+#define CUARRAY_SQX_MUL(x, y) cuarray::rn::mul(x, y)
+#define CUARRAY_SQX_ADD(x, y) cuarray::rn::add(x, y)
 
 namespace cuarray_sqdist {
 
@@ -82,3 +82,7 @@ CUARRAY_SQX_FN double exact_square(const char* a, long long acs, const char* b, 
 }
 
 }  // namespace cuarray_sqdist
+
+#undef CUARRAY_SQX_FN
+#undef CUARRAY_SQX_MUL
+#undef CUARRAY_SQX_ADD
