@@ -2,8 +2,7 @@
 (no raw launches).
 
 - Product epilogues: one elementwise pass over a GEMM block `g = A @ B.T` with the rows' norms
-  broadcast, written straight into the distance matrix (the euclidean family, cosine, the boolean
-  metrics' counts).
+  broadcast, written straight into the distance matrix (cosine, the boolean metrics' counts).
 - Pair reductions: the (rows, cols, features) pair grid reduced over its last axis by the reduction
   engine from broadcast views `a[:, None, :]`, `b[None, :, :]`: the (rows x cols x features)
   differences are never stored.
@@ -28,11 +27,8 @@ BOOL_CODES = {"dice": 0, "jaccard": 1, "hamming": 2, "rogerstanimoto": 3, "russe
 
 # name: (in params, out params, operation). `g` is the GEMM block, `na`/`nb` the rows' norms.
 _EPILOGUES = {
-    # |a|^2 + |b|^2 - 2 a.b, clamped at 0 (rounding makes it slightly negative for close points;
-    # NaN passes through the comparison), then the root where asked.
-    "squared": ("float64 g, float64 na, float64 nb, int32 root", "float64 d",
-                "double s_ = na + nb - 2.0 * g; s_ = (s_ < 0.0) ? 0.0 : s_; d = root ? sqrt(s_) : s_",
-                "cuarray_spatial_sqdist"),
+    # (the euclidean family's epilogue reads the rows again where it cancels: a kernel of its own,
+    # `_sqdist_tiles.epilogue`)
     # 1 - a.b / (|a| |b|), the cosine clipped to [-1, 1] as SciPy's C loop does
     "cosine": ("float64 g, float64 na, float64 nb", "float64 d",
                "double c_ = g / (na * nb); if (fabs(c_) > 1.0) c_ = copysign(1.0, c_); d = 1.0 - c_",

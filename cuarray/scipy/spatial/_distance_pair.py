@@ -7,9 +7,12 @@ How each metric runs (`_plan`):
 - GEMM metrics: (the euclidean family elsewhere,) mahalanobis, cosine,
   correlation and the boolean metrics (dice, jaccard, hamming of bool rows, rogerstanimoto,
   russellrao, sokalsneath, yule) are one cuBLAS product per block, `A @ B.T`, and one fused
-  epilogue (`_distance_kernels.epilogue`) written into the result: |a|^2 + |b|^2 - 2 a.b with a
-  clamp at 0 (on rows centred on B's mean first, which keeps the cancellation small), the cosine
-  from the rows' norms, or the boolean counts ntt/ntf/nft/nff from row sums.
+  epilogue written into the result: |a|^2 + |b|^2 - 2 a.b with a clamp at 0 (on rows centred on
+  B's mean first, which keeps the cancellation small; `_sqdist_tiles.epilogue`), the cosine from
+  the rows' norms, or the boolean counts ntt/ntf/nft/nff from row sums (`_distance_kernels`).
+- Both epilogues of the squared family form a pair again from the original rows by SciPy's direct
+  formula where the expanded form cancelled past `_sqdist_plan.exact_threshold` (duplicates, near
+  pairs): those entries equal SciPy's; the others are within ~1e-14 of it (the bound is there).
 - Pair reductions: cityblock, chebyshev, minkowski p != 2, canberra, braycurtis, hamming of
   non-bool rows, jensenshannon, and cupyx's own metrics hellinger and kl_divergence (names SciPy
   does not know: `CUPYX_ALIASES`), reduce the broadcast pair grid over features in the reduction
@@ -109,24 +112,29 @@ def _rows_sq(X):
     return _k.pair_reduction("sumsq")(X, axis=1)
 
 
-def _squared_plan(A, B, root, scale=None, quad=None):
+def _squared_plan(A, B, root, scale=None, quad=None, exact=("plain", None)):
     """|a - b|^2 (root: its square root) by one product: on rows centred at B's mean, scaled
-    by `scale` per column or, for a quadratic form, with A's rows multiplied by `quad`."""
+    by `scale` per column or, for a quadratic form, with A's rows multiplied by `quad`. `exact`:
+    SciPy's direct formula for the pairs that cancel (an `_sqdist_tiles.EXACT_MODES` name and its
+    parameter: the weights, V or VI as SciPy takes them)."""
+    mode, param = exact
+    ex = _sqt.Exact(A, B, mode, None if param is None else ascontiguousarray(param.astype(_F8, copy=False)))
     shift = B.mean(axis=0) if B.shape[0] else None
     if shift is not None and quad is None and _sqt.plan_for(1, 1, A.shape[1]) is not None:
         # the fused tensor-core tiles (`_sqdist_tiles`): their operands and norms, one launch each
         # (five elementwise and reduction calls took ~100 us of host time before the product)
         sc = None if scale is None else ascontiguousarray(scale.astype(_F8, copy=False))
         (A, na), (B, nb) = _sqt.centred_rows(A, shift, sc), _sqt.centred_rows(B, shift, sc)
-        return _Plan("squared", A, B, na, nb, (numpy.int32(root),), extra={"tiles": True})
+        return _Plan("squared", A, B, na, nb, (numpy.int32(root),), extra={"tiles": True, "exact": ex})
     if shift is not None:
         A, B = A - shift, B - shift
     if scale is not None:
         A, B = A * scale, B * scale
     if quad is not None:
         AQ, BQ = A @ quad, B @ quad
-        return _Plan("squared", AQ, B, (A * AQ).sum(axis=1), (B * BQ).sum(axis=1), (numpy.int32(root),))
-    return _Plan("squared", A, B, _rows_sq(A), _rows_sq(B), (numpy.int32(root),))
+        return _Plan("squared", AQ, B, (A * AQ).sum(axis=1), (B * BQ).sum(axis=1), (numpy.int32(root),),
+                     extra={"exact": ex})
+    return _Plan("squared", A, B, _rows_sq(A), _rows_sq(B), (numpy.int32(root),), extra={"exact": ex})
 
 
 def _cosine_plan(A, B, w, centered):
@@ -186,7 +194,8 @@ def _plan(name, XA, XB, kwargs, pdist):
     A = XA.astype(_F8, copy=False)
     B = A if XB is None else XB.astype(_F8, copy=False)
     if name in ("euclidean", "sqeuclidean"):
-        return _squared_plan(A, B, name == "euclidean", None if w is None else sqrt(w))
+        ex = ("plain", None) if w is None else ("weighted" if name == "euclidean" else "weighted_sq", w)
+        return _squared_plan(A, B, name == "euclidean", None if w is None else sqrt(w), exact=ex)
     if name == "seuclidean":
         V = kwargs.get("V")
         if V is None:
@@ -198,11 +207,11 @@ def _plan(name, XA, XB, kwargs, pdist):
             if V.shape[0] != n:
                 raise ValueError("Variance vector V must be of the same dimension as the vectors on "
                                  "which the distances are computed.")
-        return _squared_plan(A, B, True, 1.0 / sqrt(V))
+        return _squared_plan(A, B, True, 1.0 / sqrt(V), exact=("variance", V))
     if name == "mahalanobis":
         VI = kwargs.get("VI")
         VI = _default_vi(XA, XB, n, m) if VI is None else as_parameter(VI, "cdist").astype(_F8, copy=False)
-        return _squared_plan(A, B, True, quad=(VI + VI.T) / 2.0)
+        return _squared_plan(A, B, True, quad=(VI + VI.T) / 2.0, exact=("quad", VI))
     if name in ("cosine", "correlation"):
         return _cosine_plan(A, B, w, name == "correlation")
     return _reduction_plan(name, A, B, w, kwargs)
@@ -214,7 +223,8 @@ def _reduction_plan(name, A, B, w, kwargs):
     if name == "minkowski":
         p = kwargs.get("p", 2.0)  # p <= 0 is computed as SciPy's C loop does (pow), not refused
         if p == 2:
-            return _squared_plan(A, B, True, None if w is None else sqrt(w))
+            return _squared_plan(A, B, True, None if w is None else sqrt(w),
+                                 exact=("plain", None) if w is None else ("weighted", w))
         if p == 1:
             return _Plan("cityblock" + sfx, A, B, args=wv)
         if p == numpy.inf:
@@ -244,9 +254,14 @@ def _block(plan, i0, i1, j0, out):
     if plan.extra.get("tiles"):
         tiles = _sqt.plan_for(a.shape[0], b.shape[0], a.shape[1])
         if tiles is not None:
-            _sqt.launch(tiles, a, b, plan.na[i0:i1], plan.nb[j0:], out, bool(plan.args[0]))
+            _sqt.launch(tiles, a, b, plan.na[i0:i1], plan.nb[j0:], out, bool(plan.args[0]),
+                        plan.extra["exact"].rows(i0, j0))
             return
-    if plan.kind in ("squared", "cosine", "bool"):
+    if plan.kind == "squared":
+        _sqt.epilogue(a @ b.T, plan.na[i0:i1], plan.nb[j0:], out, bool(plan.args[0]),
+                      plan.extra["exact"].rows(i0, j0))
+        return
+    if plan.kind in ("cosine", "bool"):
         g = a @ b.T
         na, nb = plan.na[i0:i1, None], plan.nb[None, j0:]
         if plan.kind == "bool":
@@ -318,9 +333,10 @@ def _check_metric(metric):
 def cdist(XA, XB, metric="euclidean", *, out=None, **kwargs):
     """See `scipy.spatial.distance.cdist`. The euclidean family is one pass of tensor-core tiles on
     sm_90; the other GEMM metrics (and that family elsewhere) run as one cuBLAS product
-    and a fused epilogue per block of rows (euclidean: ``a.a + b.b - 2 a.b`` clamped at 0, which is
-    exact to about 1e-16 of the squared norms of the rows centred on XB's mean, not of the
-    distance); a callable metric other than this module's functions runs on the host, pair by pair."""
+    and a fused epilogue per block of rows (euclidean: ``a.a + b.b - 2 a.b`` clamped at 0 on rows
+    centred on XB's mean, the pairs where it cancels formed again by SciPy's direct formula: equal
+    rows give 0, the rest within ~1e-14 relative); a callable metric other than this module's
+    functions runs on the host, pair by pair."""
     XA, XB = as_literal_or_array(XA, "cdist"), as_literal_or_array(XB, "cdist")
     if XA.ndim != 2:
         raise ValueError("XA must be a 2-dimensional array.")

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-__all__ = ["KC", "LDS", "FP64_MMA_MAJORS", "MAX_TILES", "MMA_K", "SqdistPlan", "padded_k", "plan_sqdist", "persistent_grid"]
+__all__ = ["DIRECT_K", "KC", "LDS", "FP64_MMA_MAJORS", "MAX_TILES", "MMA_K", "SqdistPlan", "exact_threshold", "padded_k",
+           "plan_sqdist", "persistent_grid"]
 
 KC = 32                # k a shared-memory chunk (cuarray_sqdist::KC)
 LDS = KC + 4           # a row's stride in shared memory, in doubles (cuarray_sqdist::LDS)
@@ -74,3 +75,31 @@ def persistent_grid(plan: SqdistPlan, resident: int, sm_count: int) -> int:
     """Blocks to launch: as many as the device holds at once (`resident` an SM, from the occupancy
     calculator), no more than there are tiles."""
     return max(1, min(plan.tiles, max(1, int(resident)) * int(sm_count)))
+
+
+DIRECT_K = 4  # up to this many features, every distance by SciPy's direct formula (exact_threshold)
+
+
+def exact_threshold(k: int) -> float:
+    """tau: the epilogues form a squared distance s again by the direct formula (sqdist_exact.cuh)
+    where the expanded form gives s <= tau N, N = |a|^2 + |b|^2 (the rows' squared norms).
+
+    The bound (u = 2^-53, gamma_k ~ k u, first order): |fl(a.b) - a.b| <= gamma_k sum |a_i b_i| <=
+    gamma_k N / 2, each norm is within gamma_k of its value, and N and the final fma add an
+    ulp each, so |s_hat - s| <= (2k + 2) u N + u s. An entry kept (s > tau N) thus has a relative
+    error in s of at most (2k + 2) u / tau + u, and its distance half that: with
+    tau = (k + 1) 2^-7, at most 2^-46 + u ~ 1.4e-14 for any k below 31; tau is capped at 1/4
+    (past it, half of centred random pairs would be redone), where the bound is (k + 1) 2^-51:
+    1.1e-13 at k = 255, 4.4e-13 at k = 1000 (worst case; rounding errors of random sign give about
+    sqrt(k) u / tau). The operands' own rounding (centring, scaling: 2 ulps a coordinate) adds at
+    most 4 u sqrt(2 / tau) < 4e-15. Duplicates (s = 0) and pairs whose distance is small
+    against the rows' norms are always redone, exactly as SciPy forms them.
+
+    Up to DIRECT_K features every pair is redone (4: s <= 2 N always, and N = 0 gives s = 0 <= 0):
+    the direct formula costs a few loads and flops a pair there, and low-dimensional data (grids,
+    coordinates) is where users compare distances with `==` (ties, duplicates, fcluster at t = 0):
+    every entry is then SciPy's, bit for bit."""
+    k = int(k)
+    if k <= DIRECT_K:
+        return 4.0
+    return min(0.25, (k + 1) * 2.0 ** -7)

@@ -11,6 +11,9 @@ import types
 import numpy as np
 from scipy import special
 
+from cuarray.scipy.spatial import _sqdist_plan
+from cuarray.scipy.spatial import _sqdist_tiles as _sqdist_tiles_module
+
 
 class HostArray(np.ndarray):
     """A NumPy array with cuarray's `.get()`."""
@@ -131,12 +134,52 @@ class HostGrid:
         return cols.astype(np.int64).view(HostArray), (d.view(HostArray) if with_distances else None)
 
 
-def _epilogue(name):
-    def squared(g, na, nb, root, out):
-        s = na + nb - 2.0 * g
-        s = np.where(s < 0, 0.0, s)
-        out[...] = np.sqrt(s) if root else s
+def exact_square(a, b, mode, p):
+    """sqdist_exact.cuh's formula in NumPy (the same operations in the same order, no FMA) for the
+    pairs of rows a[i], b[i]: SciPy's direct sums."""
+    k = a.shape[1]
+    s = np.zeros(a.shape[0])
+    if mode == "variance":  # even and odd columns in two sums, then an odd k's last column
+        s1 = np.zeros(a.shape[0])
+        j = 0
+        while j + 1 < k:
+            d0, d1 = a[:, j] - b[:, j], a[:, j + 1] - b[:, j + 1]
+            s, s1 = s + (d0 * d0) / p[j], s1 + (d1 * d1) / p[j + 1]
+            j += 2
+        s = s + s1
+        if j < k:
+            d = a[:, j] - b[:, j]
+            s = s + (d * d) / p[j]
+        return s
+    d = a - b
+    if mode == "quad":
+        for i in range(k):
+            t = np.zeros(a.shape[0])
+            for j in range(k):
+                t = t + d[:, j] * p[i, j]
+            s = s + d[:, i] * t
+        return s
+    for j in range(k):
+        dj = d[:, j]
+        s = s + {"plain": lambda: dj * dj, "weighted": lambda: p[j] * (dj * dj),
+                 "weighted_sq": lambda: (p[j] * dj) * dj}[mode]()
+    return s
 
+
+def _squared_epilogue(g, na, nb, out, root, exact):
+    """The euclidean family's epilogues (the tiles' and the cuBLAS product's): the expanded form,
+    the pairs that cancelled past exact_threshold formed again from the original rows."""
+
+    norms = na[:, None] + nb[None, :]
+    s = norms - 2.0 * np.asarray(g)
+    i, j = np.nonzero(s <= _sqdist_plan.exact_threshold(exact.A.shape[1]) * norms)
+    A, B = np.asarray(exact.A), np.asarray(exact.B)
+    s[i, j] = exact_square(A[i], B[j], exact.mode, None if exact.param is None else np.asarray(exact.param))
+    s = np.where(s < 0, 0.0, s)
+    out[...] = np.sqrt(s) if root else s
+
+
+def _epilogue(name):
     def cosine(g, na, nb, out):
         with np.errstate(all="ignore"):
             c = g / (na * nb)
@@ -152,7 +195,7 @@ def _epilogue(name):
                  2 * ntf * nft / (g * nff + ntf * nft + (ntf * nft == 0))][int(code)]
         out[...] = r
 
-    return {"squared": squared, "cosine": cosine, "bool": boolean}[name]
+    return {"cosine": cosine, "bool": boolean}[name]
 
 
 def _pair_reduction(name):
@@ -241,7 +284,6 @@ def _sqdist_tiles():
     compute capability 9.0, its operands (centred, scaled, padded) and norms, and
     the kernel's formula, so that cdist/pdist's tiled path (one launch for the whole result, a
     pdist block's offsets) runs here."""
-    from cuarray.scipy.spatial import _sqdist_plan
 
     def centred_rows(X, shift, scale=None):
         Y = np.asarray(X, dtype=np.float64) - shift
@@ -251,14 +293,13 @@ def _sqdist_tiles():
         P[:, :Y.shape[1]] = Y
         return P.view(HostArray), (Y * Y).sum(axis=1).view(HostArray)
 
-    def launch(plan, a, b, na, nb, out, root):
+    def launch(plan, a, b, na, nb, out, root, exact):
         assert a.shape[1] == b.shape[1] == plan.k and out.shape == (a.shape[0], b.shape[0])
-        s = na[:, None] + nb[None, :] - 2.0 * (np.asarray(a) @ np.asarray(b).T)
-        s = np.where(s < 0, 0.0, s)
-        out[...] = np.sqrt(s) if root else s
+        _squared_epilogue(np.asarray(a) @ np.asarray(b).T, na, nb, out, root, exact)
 
     return types.SimpleNamespace(plan_for=lambda m, n, k: _sqdist_plan.plan_sqdist(m, n, k, (9, 0)),
-                                 centred_rows=centred_rows, launch=launch)
+                                 centred_rows=centred_rows, launch=launch, epilogue=_squared_epilogue,
+                                 Exact=_sqdist_tiles_module.Exact)
 
 
 def _delaunay_host():

@@ -13,7 +13,7 @@ import pytest
 sd = pytest.importorskip("scipy.spatial.distance")
 st = pytest.importorskip("scipy.spatial.transform")
 
-from . import _host_shim  # noqa: E402
+from . import _exact_cases, _host_shim  # noqa: E402
 from ._host_shim import H  # noqa: E402
 
 
@@ -498,3 +498,17 @@ def test_cupyx_distance_matrix(host):
             _close(cd.distance_matrix(H(x), H(y), p=p), want)
     with pytest.raises(ValueError, match="dimensional vectors"):
         cd.distance_matrix(H(x), H(y[:, :3]))
+
+
+@pytest.mark.parametrize("case", sorted(_exact_cases.CASES) + ["random3", "random16"])
+def test_cancelling_pairs_are_scipys(host, case):
+    """Duplicates and near pairs (integer grids, 1e-9 apart, at 1e6): the expanded form leaves
+    ~1e-8 where SciPy has exact 0; the epilogues form those pairs again by SciPy's formula. Up to
+    DIRECT_K features every pair is SciPy's (rtol 1e-15 only for the few-ulp orders of seuclidean's and
+    mahalanobis's sums); past it, kept entries are within exact_threshold's bound 2^-46 + ulps (rtol 1e-13)."""
+    cd = host("cuarray.scipy.spatial.distance")
+    rng = _rng("exact", case)
+    X = {"random3": lambda r: r.standard_normal((40, 3)), "random16": lambda r: r.standard_normal((40, 16)),
+         **_exact_cases.CASES}[case](rng)
+    rtol = 1e-15 if X.shape[1] <= 4 else 1e-13
+    _exact_cases.check(cd.cdist, cd.pdist, H, X, rtol, case)

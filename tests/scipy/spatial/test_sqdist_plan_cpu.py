@@ -66,10 +66,11 @@ def test_shared_memory_fits_the_blocks_it_asks_for():
 @pytest.mark.parametrize("arch", ["sm_90", "sm_100"])
 def test_template_compiles_with_tensor_core_products(arch):
     specs = (P.plan_sqdist(10, 10, 8, (9, 0)).spec,) + tuple(
-        P.plan_sqdist(10, 10, 8, (9, 0), (64, 64), ks, (32, 32), 3).spec for ks in (4, 8)) + ("cuarray_sqdist_rows",)
+        P.plan_sqdist(10, 10, 8, (9, 0), (64, 64), ks, (32, 32), 3).spec for ks in (4, 8)) + (
+        "cuarray_sqdist_rows", "cuarray_sqdist_epilogue")
     cubin, mapping = compiler.compile_cubin(T.SQDIST.source(), arch=arch, name_expressions=specs)
     assert sorted(mapping) == sorted(specs) and len(cubin) > 0
-    assert all(re.match(rb"_Z\d+cuarray_sqdist_tiles", mapping[s]) for s in specs[:-1])
+    assert all(re.match(rb"_Z\d+cuarray_sqdist_tiles", mapping[s]) for s in specs[:-2])
 
 
 def test_planned_tiles_compile_without_local_memory():
@@ -83,3 +84,24 @@ def test_planned_tiles_compile_without_local_memory():
     assert attrs.get(FRAME_SIZE, 0) == 0, attrs
     assert attrs[REGCOUNT] * plan.block * P.MIN_BLOCKS <= 65536, attrs
 
+
+
+def test_exact_threshold_bounds_the_kept_entries():
+    # every pair direct up to DIRECT_K features (s <= 2 N always); past it, an entry kept (s > tau N)
+    # has a relative error in its distance of at most (k + 1) u / tau (exact_threshold's bound):
+    # 2^-46 up to 31 features, then growing as k
+    u = 2.0 ** -53
+    for k in range(0, P.DIRECT_K + 1):
+        assert P.exact_threshold(k) > 2.0
+    for k in (P.DIRECT_K + 1, 8, 30, 31, 32, 64, 255, 1000):
+        tau = P.exact_threshold(k)
+        assert 0 < tau <= 0.25
+        assert (k + 1) * u / tau <= max(2.0 ** -46, (k + 1) * 2.0 ** -51) * (1 + 1e-12)
+    assert P.exact_threshold(10**6) == 0.25
+
+
+def test_epilogue_kernel_compiles_without_local_memory():
+    from cubin_info import FRAME_SIZE, compile_sm90, kernel_attributes  # tests/ is on sys.path
+
+    cubin, mapping = compile_sm90(T.SQDIST.source(), ("cuarray_sqdist_epilogue",))
+    assert kernel_attributes(cubin)[mapping["cuarray_sqdist_epilogue"].decode()].get(FRAME_SIZE, 0) == 0

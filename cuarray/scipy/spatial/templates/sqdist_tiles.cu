@@ -12,6 +12,14 @@
 //
 // A block is (BM / WARP_M) x (BN / WARP_N) warps, each owning a WARP_M x WARP_N piece of the tile
 // as m16n8 accumulators. k goes through shared memory KC at a time by cp.async, two stages deep.
+//
+// Where the expanded form cancels (s <= tau (|a|^2 + |b|^2), tau from _sqdist_plan.exact_threshold,
+// which states the error bound), the distance is formed again from the ORIGINAL rows xa, xb (float64,
+// byte strides) by SciPy's direct formula (sqdist_exact.cuh): duplicates are exactly 0, near pairs
+// accurate to a few ulps. Such pairs are rare in most data, so the tiles only mark them and a lane
+// rewrites its few after its stores.
+
+#include "sqdist_exact.cuh"
 
 namespace cuarray_sqdist {
 
@@ -123,9 +131,12 @@ template <int BM, int BN, int WARP_M, int WARP_N, int KS, int MIN_BLOCKS>
 __global__ void __launch_bounds__((BM / WARP_M) * (BN / WARP_N) * 32, MIN_BLOCKS) cuarray_sqdist_tiles(
     const double* __restrict__ a, const double* __restrict__ b, const double* __restrict__ na,
     const double* __restrict__ nb, double* __restrict__ out, long long m, long long n, long long k,
-    long long ldo, long long tiles_n, long long tiles, int root) {
+    long long ldo, long long tiles_n, long long tiles, int root, const double* __restrict__ xa, long long xa_rs,
+    long long xa_cs, const double* __restrict__ xb, long long xb_rs, long long xb_cs, long long kx, int mode,
+    const double* __restrict__ param, double tau) {
   using namespace cuarray_sqdist;
   constexpr int MT = WARP_M / 16, NT = WARP_N / 8;  // m16n8 pieces of a warp's part
+  static_assert(MT * NT * 4 <= 64, "a lane's distances fit the mask of those to form again");
   constexpr int WN = BN / WARP_N;
   constexpr int THREADS = (BM / WARP_M) * WN * 32;
   constexpr int STAGE = (BM + BN) * LDS;  // doubles a stage
@@ -227,13 +238,18 @@ __global__ void __launch_bounds__((BM / WARP_M) * (BN / WARP_N) * 32, MIN_BLOCKS
 #pragma unroll
         for (int e = 0; e < 2; ++e) nbv[j][e] = (n0 + wn + j * 8 + 2 * t + e < n) ? pb[j * 8 + e] : 0.0;
     }
+    // bit (i NT + j) 4 + e: acc[i][j][e] cancelled past tau (formed again below, after the stores)
+    unsigned long long redo = 0;
 #pragma unroll
     for (int i = 0; i < MT; ++i)
 #pragma unroll
       for (int j = 0; j < NT; ++j)
 #pragma unroll
-        for (int e = 0; e < 4; ++e)
-          acc[i][j][e] = fma(-2.0, acc[i][j][e], nav[i][e >> 1] + nbv[j][e & 1]);
+        for (int e = 0; e < 4; ++e) {
+          const double norms = nav[i][e >> 1] + nbv[j][e & 1];
+          acc[i][j][e] = fma(-2.0, acc[i][j][e], norms);
+          redo |= (unsigned long long)(acc[i][j][e] <= tau * norms) << ((i * NT + j) * 4 + e);
+        }
     // roots: where none of the lane's squares is below NORMAL (0, negative from rounding, tiny),
     // root_of_normal alone (no clamp: ~10 instructions a root); else each clamped, the library's root
     bool small = false;
@@ -289,8 +305,45 @@ __global__ void __launch_bounds__((BM / WARP_M) * (BN / WARP_N) * 32, MIN_BLOCKS
           }
         }
     }
+    // the marked distances again by the direct formula, over the values this lane just stored (its
+    // own stores: program order keeps the later one); a plain loop over the mask's bits, one copy
+    // of the formula, no indexing into the accumulators
+    while (redo) {
+      const int bit = __ffsll((long long)redo) - 1;
+      redo &= redo - 1;
+      const int i = bit / (NT * 4), j = (bit / 4) % NT, e = bit & 3;
+      const long long row = m0 + wm + i * 16 + g + 8 * (e >> 1), col = n0 + wn + j * 8 + 2 * t + (e & 1);
+      if (row < m && col < n) {
+        const double s = exact_square(reinterpret_cast<const char*>(xa) + row * xa_rs, xa_cs,
+                                      reinterpret_cast<const char*>(xb) + col * xb_rs, xb_cs, kx, mode, param);
+        out[row * ldo + col] = distance(s, root);
+      }
+    }
   }
   asm volatile("cp.async.wait_all;\n" ::);
+}
+
+// The cuBLAS product's epilogue (devices without the tiles, mahalanobis): out[r][c] from g = A B^T
+// (m x n, rows ldg apart) and the rows' norms na, nb, with the tiles' test and direct formula for
+// the pairs that cancelled. A thread a distance.
+__global__ void __launch_bounds__(256) cuarray_sqdist_epilogue(
+    const double* __restrict__ g, long long ldg, const double* __restrict__ na, const double* __restrict__ nb,
+    double* __restrict__ out, long long m, long long n, long long ldo, int root, const double* __restrict__ xa,
+    long long xa_rs, long long xa_cs, const double* __restrict__ xb, long long xb_rs, long long xb_cs, long long kx,
+    int mode, const double* __restrict__ param, double tau) {
+  using namespace cuarray_sqdist;
+  const long long total = m * n;
+  for (long long idx = (long long)blockIdx.x * blockDim.x + threadIdx.x; idx < total;
+       idx += (long long)gridDim.x * blockDim.x) {
+    const long long r = idx / n, c = idx - r * n;
+    const double norms = na[r] + nb[c];
+    double s = fma(-2.0, g[r * ldg + c], norms);
+    if (s <= tau * norms) {
+      s = exact_square(reinterpret_cast<const char*>(xa) + r * xa_rs, xa_cs,
+                       reinterpret_cast<const char*>(xb) + c * xb_rs, xb_cs, kx, mode, param);
+    }
+    out[r * ldo + c] = distance(s, root);
+  }
 }
 
 // The operands of the tiles, in one pass a row: Y = (X - shift) * scale (per column; scale null: 1),
