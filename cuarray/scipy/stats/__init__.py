@@ -92,3 +92,4 @@ from ._distn_discrete import hypergeom as hypergeom
 from ._distn_discrete import nbinom as nbinom
 from ._censored import CensoredData as CensoredData
 from ._survival import ecdf as ecdf
+from ._quantile import quantile as quantile
