@@ -93,3 +93,8 @@ from ._distn_discrete import nbinom as nbinom
 from ._censored import CensoredData as CensoredData
 from ._survival import ecdf as ecdf
 from ._quantile import quantile as quantile
+from ._power import boxcox as boxcox
+from ._power import boxcox_normmax as boxcox_normmax
+from ._power import yeojohnson as yeojohnson
+from ._power import yeojohnson_llf as yeojohnson_llf
+from ._power import yeojohnson_normmax as yeojohnson_normmax
