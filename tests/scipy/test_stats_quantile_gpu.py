@@ -16,11 +16,15 @@ pytestmark = [
 ]
 
 sst = pytest.importorskip("scipy.stats")
+import scipy  # noqa: E402
 
 import cuarray  # noqa: E402
 from cuarray.scipy import stats as cst  # noqa: E402
 
 G = cuarray.asarray
+# SciPy 1.17's Harrell-Davis, once one slice is all NaN, NaNs every slice holding a NaN with 'omit'
+# too; 1.18 and cuarray do not
+HD_ALL_NAN_OK = tuple(int(v) for v in scipy.__version__.split(".")[:2]) >= (1, 18)
 METHODS = ("inverted_cdf", "averaged_inverted_cdf", "closest_observation", "interpolated_inverted_cdf", "hazen",
            "weibull", "linear", "median_unbiased", "normal_unbiased", "harrell-davis", "_lower", "_midpoint",
            "_higher", "_nearest", "round_outward", "round_inward", "round_nearest")
@@ -47,7 +51,8 @@ def test_methods_as_scipy(method):
     for dt in (np.float32, np.float64):
         x = rng.integers(0, 6, size=(4, 40)).astype(dt)  # ties
         x[rng.random(x.shape) < 0.05] = np.nan
-        x[3, :] = np.nan  # a slice left empty by 'omit'
+        if method != "harrell-davis" or HD_ALL_NAN_OK:
+            x[3, :] = np.nan  # a slice left empty by 'omit'
         x[0, :] = rng.random(40)  # a slice with no NaN
         p = rng.random((4, 3))
         p[1, 0], p[2, 1] = rng.choice([0.0, 1.0]), rng.choice([-0.5, 1.5, np.nan])

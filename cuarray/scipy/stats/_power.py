@@ -32,7 +32,7 @@ from ..._statistics.order import max as max_
 from ..._statistics.order import min as min_
 from ..optimize._scalar import minimize_scalar, root_scalar
 from ..special._convenience import boxcox as boxcox_
-from ..special._stats import chdtri, ndtri
+from ..special._stats import ndtri
 from ._correlation import pearsonr
 from ._descriptive import _float, _log_var, _nan_slices, _policy, boxcox_llf
 from ._omit import omit_nans
@@ -99,7 +99,9 @@ def _finite_part(x):
 def _boxcox_conf_interval(x, lmax, alpha):
     # SciPy's profile-likelihood interval: the lambdas where the log-likelihood falls 0.5 chi2_1(alpha)
     # below its maximum, each end stepped out by 0.1 until bracketed, then Brent's root search
-    fac = 0.5 * float(chdtri(1.0, 1 - (1 - alpha)))  # SciPy's chi2.ppf(1 - alpha, 1), as chi2 calls it
+    import scipy.special  # optional dependency, as the root search's: one host quantile
+
+    fac = 0.5 * float(scipy.special.chdtri(1, 1 - (1 - alpha)))  # SciPy's chi2.ppf(1 - alpha, 1), as chi2 calls it
     target = float(to_host(boxcox_llf(lmax, x))) - fac
 
     def rootfunc(lmbda):
