@@ -70,7 +70,20 @@ def boxcox(x, lmbda=None, alpha=None, optimizer=None, *, nan_policy="propagate")
     """See `scipy.stats.boxcox`. A given `lmbda` transforms on the device; lmbda None estimates
     it as `boxcox_normmax(method='mle')` does (one read of the data's checks, one a likelihood
     evaluation) and `alpha`'s interval by SciPy's root searches on the same likelihood. The
-    estimate and the interval are host floats, as SciPy's."""
+    estimate and the interval are host floats, as SciPy's.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import stats
+    >>> x = cuarray.array([1., 2., 4., 8., 16., 40.])
+    >>> stats.boxcox(x, 0.5)
+    array([ 0.        ,  0.82842712,  2.        ,  3.65685425,  6.        ,
+           10.64911064])
+    >>> y, lmbda = stats.boxcox(x)
+    >>> round(float(lmbda), 4)
+    -0.055
+    """
     x = as_literal_or_array(x, "boxcox")
     if lmbda is not None:
         _policy(nan_policy, x, omit=True)
@@ -133,7 +146,18 @@ def boxcox_normmax(x, brack=None, method="pearsonr", optimizer=None, *, ymax=BIG
     """See `scipy.stats.boxcox_normmax`. SciPy's optimizer loop on the host, each evaluation a
     reduction on the device read once ('pearsonr': the sorted transform's correlation with the
     normal order statistic medians, made once; 'mle': `boxcox_llf`). The result is a host float
-    (a NumPy array of two for 'all'), as SciPy's."""
+    (a NumPy array of two for 'all'), as SciPy's.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import stats
+    >>> x = cuarray.array([1., 2., 4., 8., 16., 40.])
+    >>> round(float(stats.boxcox_normmax(x)), 4)
+    -0.0697
+    >>> round(float(stats.boxcox_normmax(x, method='mle')), 4)
+    -0.055
+    """
     x, nan = _checked_sample(x, nan_policy, "boxcox_normmax")
     if x is None:
         return numpy.asarray([nan, nan]) if method == "all" else nan
@@ -231,7 +255,20 @@ def _yeojohnson_transform(x, lmbda):
 
 def yeojohnson(x, lmbda=None, *, nan_policy="propagate"):
     """See `scipy.stats.yeojohnson`. A given `lmbda` transforms on the device; lmbda None
-    estimates it as `yeojohnson_normmax` does (a host float, as SciPy's)."""
+    estimates it as `yeojohnson_normmax` does (a host float, as SciPy's).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import stats
+    >>> x = cuarray.array([-2., -0.5, 0., 1., 3., 12.])
+    >>> stats.yeojohnson(x, 0.5)
+    array([-2.79743495, -0.5580782 ,  0.        ,  0.82842712,  2.        ,
+            5.21110255])
+    >>> y, lmbda = stats.yeojohnson(x)
+    >>> round(float(lmbda), 4)
+    0.3403
+    """
     x = as_literal_or_array(x, "yeojohnson")
     if x.size == 0:
         return x
@@ -270,7 +307,16 @@ def _yj_llf(lmb, data, axis, all_pos, all_neg):
 @omit_nans("data")
 def yeojohnson_llf(lmb, data, *, axis=0, nan_policy="propagate", keepdims=False):
     """See `scipy.stats.yeojohnson_llf`. One read: whether the data are all non-negative or all
-    negative (SciPy's branch on the whole array)."""
+    negative (SciPy's branch on the whole array).
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import stats
+    >>> x = cuarray.array([-2., -0.5, 0., 1., 3., 12.])
+    >>> round(float(stats.yeojohnson_llf(0.5, x)), 6)
+    -6.972175
+    """
     data = _float(data, "yeojohnson_llf", nan_policy)
     data = data.astype(_lambda_dtype(data, lmb), copy=False)
     ndim = data.ndim
@@ -291,7 +337,16 @@ def yeojohnson_llf(lmb, data, *, axis=0, nan_policy="propagate", keepdims=False)
 def yeojohnson_normmax(x, brack=None, *, nan_policy="propagate"):
     """See `scipy.stats.yeojohnson_normmax`. SciPy's bounded Brent (or Brent from `brack`) on the
     host, each log-likelihood a reduction on the device read once; the data's checks and bounds
-    one read. The result is a host float, as SciPy's."""
+    one read. The result is a host float, as SciPy's.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import stats
+    >>> x = cuarray.array([-2., -0.5, 0., 1., 3., 12.])
+    >>> round(float(stats.yeojohnson_normmax(x)), 4)
+    0.3403
+    """
     x, nan = _checked_sample(x, nan_policy, "yeojohnson_normmax")
     if x is None:
         return nan
