@@ -98,3 +98,4 @@ from ._power import boxcox_normmax as boxcox_normmax
 from ._power import yeojohnson as yeojohnson
 from ._power import yeojohnson_llf as yeojohnson_llf
 from ._power import yeojohnson_normmax as yeojohnson_normmax
+from ._montecarlo import monte_carlo_test as monte_carlo_test
