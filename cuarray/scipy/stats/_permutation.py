@@ -79,7 +79,17 @@ def permutation_test(data, statistic, *, permutation_type="independent", vectori
     """See `scipy.stats.permutation_test`. `statistic` must be vectorized (SciPy's rule for arrays
     other than NumPy's); `rng` (or the legacy `random_state`) seeds a `cuarray.random` generator,
     so random permutations differ from SciPy's for the same seed (exact tests agree). With `batch`
-    None, the permutations are taken in batches of at most 2**24 permuted values."""
+    None, the permutations are taken in batches of at most 2**24 permuted values.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import stats
+    >>> x, y = cuarray.array([1.1, 2.3, 1.9, 3.0]), cuarray.array([2.8, 3.9, 3.1])
+    >>> res = stats.permutation_test((x, y), lambda a, b, axis: a.mean(axis=axis) - b.mean(axis=axis))
+    >>> round(float(res.pvalue), 4), res.null_distribution.shape  # every permutation: exact
+    (0.1143, (35,))
+    """
     permutation_type, n_resamples, batch, alternative, axis = _check(
         data, statistic, permutation_type, vectorized, n_resamples, batch, alternative, axis)
     samples, _, _, _ = samples_last(data, axis, "propagate", "permutation_test", floating=False)
