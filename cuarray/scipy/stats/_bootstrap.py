@@ -91,7 +91,19 @@ def bootstrap(data, statistic, *, n_resamples=9999, batch=None, vectorized=None,
     """See `scipy.stats.bootstrap`. `statistic` must be vectorized (SciPy's rule for arrays other
     than NumPy's); `rng` (or the legacy `random_state`) seeds a `cuarray.random` generator, so the
     resamples differ from SciPy's for the same seed. With `batch` None, resamples and BCa's
-    jackknife samples are taken in batches of at most 2**26 values."""
+    jackknife samples are taken in batches of at most 2**26 values.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray.scipy import stats
+    >>> x = cuarray.array([2.1, 3.4, 1.9, 5.6, 4.2, 3.3, 2.8, 4.9])
+    >>> res = stats.bootstrap((x,), lambda s, axis: s.mean(axis=axis), rng=0)
+    >>> res.bootstrap_distribution.shape
+    (9999,)
+    >>> bool(res.confidence_interval.low < x.mean() < res.confidence_interval.high)
+    True
+    """
     axis, alternative, n_resamples, batch, method = _check(data, statistic, vectorized, paired, axis, alternative,
                                                            n_resamples, batch, method, bootstrap_result)
     samples, _, _, _ = samples_last(data, axis, "propagate", "bootstrap", floating=False)
