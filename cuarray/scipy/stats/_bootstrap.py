@@ -28,7 +28,7 @@ from ..._statistics.averages import mean, std
 from ...random import default_rng
 from ..special._stats import ndtr, ndtri
 from ._correlation import ConfidenceInterval
-from ._multisample import samples_last
+from ._multisample import check_batch, samples_last
 from ._quantile import quantile
 
 __all__ = ["bootstrap", "BootstrapResult"]
@@ -73,8 +73,7 @@ def _check(data, statistic, vectorized, paired, axis, alternative, n_resamples, 
         raise ValueError(f"`alternative` must be one of {alternatives}")
     if n_resamples != int(n_resamples) or int(n_resamples) < 0:
         raise ValueError("`n_resamples` must be a non-negative integer.")
-    if batch is not None and (batch != int(batch) or int(batch) <= 0):
-        raise ValueError("`batch` must be a positive integer or None.")
+    batch = check_batch(batch)
     methods = {"percentile", "basic", "bca"}
     if method.lower() not in methods:
         raise ValueError(f"`method` must be in {methods}")
@@ -82,7 +81,7 @@ def _check(data, statistic, vectorized, paired, axis, alternative, n_resamples, 
         raise ValueError("`bootstrap_result` must have attribute `bootstrap_distribution'")
     if (not bootstrap_result or not bootstrap_result.bootstrap_distribution.size) and int(n_resamples) == 0:
         raise ValueError("Either `bootstrap_result.bootstrap_distribution.size` or `n_resamples` must be positive.")
-    return int(axis), alternative.lower(), int(n_resamples), None if batch is None else int(batch), method.lower()
+    return int(axis), alternative.lower(), int(n_resamples), batch, method.lower()
 
 
 def bootstrap(data, statistic, *, n_resamples=9999, batch=None, vectorized=None, paired=False, axis=0,

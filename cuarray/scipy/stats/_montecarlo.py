@@ -12,11 +12,7 @@ import numpy
 
 from ..._creation.from_data import asarray
 from ..._manipulation.joining import concatenate
-from ..._math.extrema import minimum
-from ..._math.misc import abs as abs_
-from ..._math.misc import clip
-from ..._math.sums import sum as sum_
-from ._multisample import samples_last
+from ._multisample import check_batch, resampling_pvalue, samples_last
 
 __all__ = ["monte_carlo_test", "MonteCarloTestResult"]
 
@@ -60,12 +56,11 @@ def _check(data, rvs, statistic, vectorized, n_resamples, batch, alternative, ax
                          "cuarray arrays.")
     if n_resamples != int(n_resamples) or int(n_resamples) <= 0:
         raise ValueError("`n_resamples` must be a positive integer.")
-    if batch is not None and (batch != int(batch) or int(batch) <= 0):
-        raise ValueError("`batch` must be a positive integer or None.")
+    batch = check_batch(batch)
     alternatives = {"two-sided", "greater", "less"}
     if alternative.lower() not in alternatives:
         raise ValueError(f"`alternative` must be in {alternatives}")
-    return data, rvs, int(n_resamples), None if batch is None else int(batch), alternative.lower(), int(axis)
+    return data, rvs, int(n_resamples), batch, alternative.lower(), int(axis)
 
 
 def monte_carlo_test(data, rvs, statistic, *, vectorized=None, n_resamples=9999, batch=None, alternative="two-sided",
@@ -99,15 +94,5 @@ def monte_carlo_test(data, rvs, statistic, *, vectorized=None, n_resamples=9999,
         m = min(step, n_resamples - k)
         null.append(asarray(statistic(*(r(size=(m, n)) for r, n in zip(rvs, sizes)), axis=-1)))
     null = concatenate(null).reshape((-1,) + (1,) * observed.ndim)
-    # SciPy's relative tolerance: null values within 100 ulps of the observed one count as ties
-    eps = numpy.finfo(observed.dtype).eps * 100 if observed.dtype.kind == "f" else 0
-    gamma = abs_(eps * observed)
-
-    def less():
-        return (sum_((null <= observed + gamma).astype(dtype), axis=0, dtype=dtype) + 1.0) / (n_resamples + 1.0)
-
-    def greater():
-        return (sum_((null >= observed - gamma).astype(dtype), axis=0, dtype=dtype) + 1.0) / (n_resamples + 1.0)
-
-    pvalues = {"less": less, "greater": greater, "two-sided": lambda: minimum(less(), greater()) * 2}[alternative]()
-    return MonteCarloTestResult(observed, clip(pvalues, 0.0, 1.0), null)
+    # SciPy sums the counts in the floating dtype: exact below 2**24 resamples even in float32
+    return MonteCarloTestResult(observed, resampling_pvalue(null, observed, alternative, n_resamples, 1, dtype), null)

@@ -20,14 +20,10 @@ from ..._indexing.inserting import take
 from ..._logic.content import isnan
 from ..._manipulation.joining import concatenate, stack
 from ..._manipulation.transpose import moveaxis, swapaxes
-from ..._math.extrema import minimum
-from ..._math.misc import abs as abs_
-from ..._math.misc import clip
-from ..._sorting.counting import count_nonzero
 from ..._sorting.searching import where
 from ..._sorting.sorting import argsort
 from ...random import default_rng
-from ._multisample import samples_last
+from ._multisample import check_batch, resampling_pvalue, samples_last
 
 __all__ = ["permutation_test", "PermutationTestResult"]
 
@@ -66,12 +62,11 @@ def _check(data, statistic, permutation_type, vectorized, n_resamples, batch, al
     n = int(n_resamples) if not math.isinf(n_resamples) else math.inf
     if n_resamples != n or n <= 0:
         raise ValueError("`n_resamples` must be a positive integer.")
-    if batch is not None and (batch != int(batch) or int(batch) <= 0):
-        raise ValueError("`batch` must be a positive integer or None.")
+    batch = check_batch(batch)
     alternatives = {"two-sided", "greater", "less"}
     if alternative.lower() not in alternatives:
         raise ValueError(f"`alternative` must be in {alternatives}")
-    return permutation_type, n, None if batch is None else int(batch), alternative.lower(), int(axis)
+    return permutation_type, n, batch, alternative.lower(), int(axis)
 
 
 def permutation_test(data, statistic, *, permutation_type="independent", vectorized=None, n_resamples=9999,
@@ -102,20 +97,8 @@ def permutation_test(data, statistic, *, permutation_type="independent", vectori
     observed = asarray(statistic(*samples, axis=-1))
     null_of = {"independent": _null_independent, "pairings": _null_pairings, "samples": _null_samples}[permutation_type]
     null, n_resamples, exact = null_of(samples, statistic, n_resamples, batch, gen)
-    adjustment = 0 if exact else 1
-    # SciPy's relative tolerance: null values within 100 ulps of the observed one count as ties
-    eps = numpy.finfo(observed.dtype).eps * 100 if observed.dtype.kind == "f" else 0
-    gamma = abs_(eps * observed)
-
-    def less():
-        return (count_nonzero(null <= observed + gamma, axis=0) + adjustment).astype(dtype) / (n_resamples + adjustment)
-
-    def greater():
-        return (count_nonzero(null >= observed - gamma, axis=0) + adjustment).astype(dtype) / (n_resamples + adjustment)
-
-    pvalues = {"less": less, "greater": greater, "two-sided": lambda: minimum(less(), greater()) * 2}[alternative]()
-    pvalues = where(isnan(observed), numpy.nan, pvalues)
-    return PermutationTestResult(observed, clip(pvalues, 0.0, 1.0), null)
+    pvalues = resampling_pvalue(null, observed, alternative, n_resamples, 0 if exact else 1, dtype)
+    return PermutationTestResult(observed, where(isnan(observed), numpy.nan, pvalues), null)
 
 
 def _batch_size(batch, per_permutation, total):
