@@ -6,11 +6,13 @@ scipy.stats (loaded by path from the tests; tests/scipy is no package)."""
 import types
 
 import numpy as np
+import scipy.optimize as so
 import scipy.special as sc
 
+from cuarray._core.host_input import is_scalar
 from cuarray.testing.fake_device import host_modules
 
-MODULES = ("_omit", "_descriptive", "_correlation", "_multisample", "_normality", "_goodness", "_anova", "_trimmed", "_ksample", "_fdr", "_brunnermunzel", "_frequency", "_theilslopes", "_contingency")
+MODULES = ("_omit", "_descriptive", "_correlation", "_multisample", "_normality", "_goodness", "_anova", "_trimmed", "_ksample", "_fdr", "_brunnermunzel", "_frequency", "_theilslopes", "_contingency", "_quantile", "_power", "_montecarlo", "_permutation", "_bootstrap")
 
 
 class HostArray(np.ndarray):
@@ -27,10 +29,18 @@ def _wrapped(f):
     return call
 
 
+def _host_scalar(solver):
+    """scipy.optimize's scalar loop on a function returning a 0-d array (cuarray's wrapper reads it)."""
+    def call(f, *args, **kwargs):
+        return solver(lambda t, *a: float(f(t, *a)), *args, **kwargs)
+    return call
+
+
 def _namespace():
     ns = {n: getattr(np, n) for n in dir(np) if not n.startswith("_")}
     ns.update({n: getattr(sc, n) for n in dir(sc) if not n.startswith("_")})
-    ns.update(normalize_axis_index=np.lib.array_utils.normalize_axis_index, abs=np.abs, any=np.any, all=np.all, sum=np.sum, max=np.max, min=np.min, to_host=np.asarray,
+    ns.update(normalize_axis_index=np.lib.array_utils.normalize_axis_index, abs=np.abs, any=np.any, all=np.all, sum=np.sum, max=np.max, min=np.min, to_host=np.asarray, is_scalar=is_scalar, default_rng=np.random.default_rng, minimize_scalar=_host_scalar(so.minimize_scalar),
+              root_scalar=_host_scalar(so.root_scalar),
               as_literal_or_array=lambda x, fn=None: np.asarray(x), as_parameter=lambda x, fn=None: np.asarray(x))
     # ufuncs keep their methods (`maximum.accumulate`); their results are never read with `get()`
     return {k: _wrapped(v) if callable(v) and not isinstance(v, (type, np.ufunc)) else v for k, v in ns.items()}

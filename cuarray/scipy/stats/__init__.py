@@ -92,3 +92,12 @@ from ._distn_discrete import hypergeom as hypergeom
 from ._distn_discrete import nbinom as nbinom
 from ._censored import CensoredData as CensoredData
 from ._survival import ecdf as ecdf
+from ._quantile import quantile as quantile
+from ._power import boxcox as boxcox
+from ._power import boxcox_normmax as boxcox_normmax
+from ._power import yeojohnson as yeojohnson
+from ._power import yeojohnson_llf as yeojohnson_llf
+from ._power import yeojohnson_normmax as yeojohnson_normmax
+from ._montecarlo import monte_carlo_test as monte_carlo_test
+from ._permutation import permutation_test as permutation_test
+from ._bootstrap import bootstrap as bootstrap

@@ -460,6 +460,8 @@ def boxcox_llf(lmb, data, *, axis=0, keepdims=False, nan_policy="propagate"):
     0.639393
     """
     data = _float(data, "boxcox_llf", nan_policy)
+    if isinstance(lmb, numpy.generic):  # SciPy's promotion: a NumPy scalar lmb sets the type, a Python float does not
+        data = data.astype(numpy.result_type(data.dtype, lmb), copy=False)
     if data.ndim == 0:  # SciPy: a 0-d sample is one value
         r = boxcox_llf(lmb, data.reshape(1))
         return r if keepdims else r.reshape(())

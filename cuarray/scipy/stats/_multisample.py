@@ -15,10 +15,14 @@ from ..._logic.content import isnan
 from ..._manipulation.dims import broadcast_to
 from ..._manipulation.joining import stack
 from ..._manipulation.transpose import moveaxis
+from ..._math.extrema import minimum
+from ..._math.misc import abs as abs_
+from ..._math.misc import clip
+from ..._sorting.counting import count_nonzero
 from ._descriptive import _policy
 from ._omit import has_nan
 
-__all__ = ["samples_last", "keep_dims", "per_slice", "TOO_SMALL"]
+__all__ = ["samples_last", "keep_dims", "per_slice", "TOO_SMALL", "check_batch", "resampling_pvalue"]
 
 # SciPy's `_axis_nan_policy` warning text for a one-dimensional sample too small for its test
 TOO_SMALL = ("One or more sample arguments is too small; all returned values will be NaN. "
@@ -71,3 +75,28 @@ def per_slice(test, samples, batch, paired=False):
         subs = [r[i][asarray(numpy.flatnonzero(k[i]))] for r, k in zip(rows, keep)]
         outs.append(test(*subs))
     return [stack([o[j] for o in outs]).reshape(batch) for j in range(len(outs[0]))]
+
+
+def check_batch(batch):
+    """SciPy's check of a resampling function's `batch`: None or a positive integer."""
+    if batch is not None and (batch != int(batch) or int(batch) <= 0):
+        raise ValueError("`batch` must be a positive integer or None.")
+    return None if batch is None else int(batch)
+
+
+def resampling_pvalue(null, observed, alternative, n_resamples, adjustment, dtype):
+    """SciPy's p-value of `monte_carlo_test` and `permutation_test`: the null values (first axis)
+    at or beyond the observed statistic, null values within 100 ulps of it counting as ties, plus
+    `adjustment` (1 for random resamples, 0 for an exact test), over n_resamples + adjustment;
+    two-sided twice the smaller side; clipped to [0, 1]."""
+    eps = numpy.finfo(observed.dtype).eps * 100 if observed.dtype.kind == "f" else 0
+    gamma = abs_(eps * observed)
+
+    def less():
+        return (count_nonzero(null <= observed + gamma, axis=0) + adjustment).astype(dtype) / (n_resamples + adjustment)
+
+    def greater():
+        return (count_nonzero(null >= observed - gamma, axis=0) + adjustment).astype(dtype) / (n_resamples + adjustment)
+
+    p = {"less": less, "greater": greater, "two-sided": lambda: minimum(less(), greater()) * 2}[alternative]()
+    return clip(p, 0.0, 1.0)
