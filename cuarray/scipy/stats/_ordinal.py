@@ -217,7 +217,7 @@ def weightedtau(x, y, rank=True, weigher=None, additive=True, *, axis=None, nan_
     >>> y = cuarray.array([1., 4, 7, 1, 0])
     >>> res = stats.weightedtau(x, y)
     >>> round(float(res.statistic), 6)
-    -0.566946
+    -0.56695
     """
     weigher = _hyperbolic if weigher is None else weigher
     samples = [x, y]
