@@ -289,6 +289,7 @@ HEADS = {
     "cuarray.scipy.special": "from cuarray.scipy import special",
     "cuarray.scipy.linalg": "from cuarray.scipy import linalg",
     "cuarray.scipy.stats": "from cuarray.scipy import stats",
+    "cuarray.scipy.stats.qmc": "from cuarray.scipy.stats import qmc",
     "cuarray.scipy.ndimage": "from cuarray.scipy import ndimage",
     "cuarray.scipy.signal": "from cuarray.scipy import signal",
     "cuarray.scipy.fft": "from cuarray.scipy import fft",
@@ -623,6 +624,12 @@ SCIPY_ROUTINES = {
         "ecdf": ["res = stats.ecdf(cuarray.array([1., 3., 2., 2.]))", "res.cdf.quantiles", "res.cdf.probabilities"],
         "CensoredData": ["data = stats.CensoredData(uncensored=cuarray.array([1., 2.]), right=cuarray.array([5.]))",
                          "int(data.num_censored())"],
+    },
+    "cuarray.scipy.stats.qmc": {
+        "discrepancy": ["space = cuarray.array([[1., 3], [2, 6], [3, 2], [4, 5], [5, 1], [6, 4]])",
+                        "space = qmc.scale(space, [0.5, 0.5], [6.5, 6.5], reverse=True)",
+                        "round(float(qmc.discrepancy(space)), 6)"],
+        "scale": ["sample = cuarray.array([[0.5, 0.75], [0.5, 0.5], [0.75, 0.25]])", "qmc.scale(sample, [-2, 0], [6, 5])"],
     },
     # Integer inputs where the result is computed in the input's type (rank filters, morphology),
     # float inputs where it is computed in float (a float result cast to an integer output would

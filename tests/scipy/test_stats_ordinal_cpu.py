@@ -238,3 +238,12 @@ def test_signature_is_scipys(name):
     ours, theirs = inspect.signature(getattr(cst, name)), inspect.signature(getattr(sst, name))
     assert [(p.name, p.kind, p.default) for p in ours.parameters.values()] == \
         [(p.name, p.kind, p.default) for p in theirs.parameters.values()]
+
+
+def test_weightedtau_blocks_as_scipy(O, monkeypatch):
+    rng = np.random.default_rng()
+    x, y = rng.integers(0, 7, (2, 23)).astype(float), rng.standard_normal((2, 23))
+    monkeypatch.setattr(O, "_BLOCK", 5 * 23 * 2)  # blocks of 5 rows of both slices, the last of 3
+    for rank in (True, None, np.arange(23) % 4):
+        _same_tau(O, x, y, rank, axis=1)
+        _same_tau(O, x, y, rank, axis=1, additive=False)

@@ -51,6 +51,7 @@ from ._theilslopes import theilslopes as theilslopes
 from ._theilslopes import siegelslopes as siegelslopes
 from ._ordinal import somersd as somersd
 from ._ordinal import weightedtau as weightedtau
+from . import qmc as qmc
 from ._ksample import bartlett as bartlett
 from ._ksample import fligner as fligner
 from ._ksample import friedmanchisquare as friedmanchisquare
