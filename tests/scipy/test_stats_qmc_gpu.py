@@ -1,7 +1,11 @@
-"""scipy.stats.qmc's discrepancy and scale on the GPU against SciPy: every method, iterative or
-not, a sample past one block of pairs; scale both ways."""
+"""scipy.stats.qmc on the GPU against SciPy: Sobol's points bit for bit (unscrambled, and
+scrambled from the same seed: the host makes SciPy's matrices), continued draws, fast_forward,
+reset, 64 bits, many dimensions, integers; discrepancy (every method, iterative or not, a sample
+past one block of pairs); scale both ways."""
 
 from __future__ import annotations
+
+import warnings
 
 import numpy as np
 import pytest
@@ -47,3 +51,34 @@ def test_scale_as_scipy():
     np.testing.assert_allclose(back, sq.scale(got, lo, hi, reverse=True), rtol=1e-14, atol=1e-15)
     with pytest.raises(ValueError, match="Sample is out of bounds"):
         cq.scale(G(s * 10 + 7), lo, hi, reverse=True)
+
+
+@pytest.mark.parametrize("scramble", [False, True])
+@pytest.mark.parametrize("bits", [None, 64])
+def test_sobol_points_as_scipys(scramble, bits):
+    seed = int(np.random.default_rng().integers(2**31))
+    ours, theirs = cq.Sobol(6, scramble=scramble, bits=bits, rng=seed), sq.Sobol(6, scramble=scramble, bits=bits, rng=seed)
+    steps = [lambda e: e.random_base2(10), lambda e: e.random(1), lambda e: e.random(999),
+             lambda e: e.reset().random(1), lambda e: e.random(3)]
+    if bits is None:  # SciPy's fast_forward of 64-bit engines fails
+        steps.append(lambda e: e.fast_forward(77).random(50))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        for k, step in enumerate(steps):
+            got, want = step(ours), step(theirs)
+            # the same integers times 2^-bits (64 bits: one rounding to double, correctly rounded both sides)
+            np.testing.assert_array_equal(cuarray.asnumpy(got), want, err_msg="step {} seed {}".format(k, seed))
+            assert got.dtype == np.float64 and ours.num_generated == theirs.num_generated
+
+
+def test_sobol_many_dimensions_and_integers_as_scipys():
+    seed = int(np.random.default_rng().integers(2**31))
+    ours, theirs = cq.Sobol(1111, rng=seed), sq.Sobol(1111, rng=seed)
+    np.testing.assert_array_equal(cuarray.asnumpy(ours.random(256)), theirs.random(256), err_msg=str(seed))
+    lo, hi = [0, 5, -3], [10, 7, 3]
+    ours, theirs = cq.Sobol(3, rng=seed), sq.Sobol(3, rng=seed)
+    got, want = ours.integers(lo, u_bounds=hi, n=64), theirs.integers(lo, u_bounds=hi, n=64)
+    assert got.dtype == np.int64
+    np.testing.assert_array_equal(cuarray.asnumpy(got), want)
+    got, want = ours.integers(4, n=32, endpoint=True), theirs.integers(4, n=32, endpoint=True)
+    np.testing.assert_array_equal(cuarray.asnumpy(got), want)

@@ -93,6 +93,7 @@ class Sobol(QMCEngine):
 
     Examples
     --------
+    >>> import cuarray
     >>> from cuarray.scipy.stats import qmc
     >>> sampler = qmc.Sobol(d=2, scramble=False)
     >>> sampler.random_base2(m=2)
