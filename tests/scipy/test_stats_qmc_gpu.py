@@ -1,4 +1,4 @@
-"""scipy.stats.qmc on the GPU against SciPy: Sobol's points bit for bit (unscrambled, and
+"""scipy.stats.qmc on the GPU against SciPy: Sobol's and Halton's points bit for bit (unscrambled, and
 scrambled from the same seed: the host makes SciPy's matrices), continued draws, fast_forward,
 reset, 64 bits, many dimensions, integers; discrepancy (every method, iterative or not, a sample
 past one block of pairs); scale both ways."""
@@ -81,4 +81,20 @@ def test_sobol_many_dimensions_and_integers_as_scipys():
     assert got.dtype == np.int64
     np.testing.assert_array_equal(cuarray.asnumpy(got), want)
     got, want = ours.integers(4, n=32, endpoint=True), theirs.integers(4, n=32, endpoint=True)
+    np.testing.assert_array_equal(cuarray.asnumpy(got), want)
+
+
+@pytest.mark.parametrize("scramble", [False, True])
+def test_halton_points_as_scipys(scramble):
+    seed = int(np.random.default_rng().integers(2**31))
+    ours, theirs = cq.Halton(40, scramble=scramble, rng=seed), sq.Halton(40, scramble=scramble, rng=seed)
+    # the same digits, products and sums in SciPy's order, each rounded once (never an fma): exact
+    for k, step in enumerate((lambda e: e.random(500), lambda e: e.random(1), lambda e: e.fast_forward(33).random(64),
+                              lambda e: e.reset().random(7))):
+        got, want = step(ours), step(theirs)
+        np.testing.assert_array_equal(cuarray.asnumpy(got), want, err_msg="step {} seed {}".format(k, seed))
+        assert ours.num_generated == theirs.num_generated
+    lo = np.arange(40) - 20
+    hi = lo + 1 + np.arange(40) % 7
+    got, want = ours.integers(lo, u_bounds=hi, n=16), theirs.integers(lo, u_bounds=hi, n=16)
     np.testing.assert_array_equal(cuarray.asnumpy(got), want)

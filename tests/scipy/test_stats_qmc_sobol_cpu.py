@@ -20,7 +20,7 @@ sq = pytest.importorskip("scipy.stats.qmc")
 
 from cuarray.cuda import compiler  # noqa: E402
 from cuarray.scipy.stats import qmc as cq  # noqa: E402
-from cuarray.scipy.stats.qmc import _sobol  # noqa: E402
+from cuarray.scipy.stats.qmc import _kernels, _sobol  # noqa: E402
 
 import host_build  # noqa: E402  (tests/ is on sys.path)
 
@@ -48,7 +48,7 @@ extern "C" void draw64(const unsigned long long* sv, const unsigned long long* s
 def lib():
     if shutil.which("g++") is None:
         pytest.skip("no g++")
-    return host_build.library_of(HOST, ["-O2", "-shared", "-fPIC", "-I", str(_sobol._DIR)])
+    return host_build.library_of(HOST, ["-O2", "-shared", "-fPIC", "-I", str(_kernels.TEMPLATES)])
 
 
 @pytest.fixture
@@ -135,8 +135,9 @@ def test_warnings_and_errors_as_scipys(host_engine):
 
 
 def test_kernels_compile_for_sm90():
-    names = ["cuarray_qmc::sobol_draw<unsigned int>", "cuarray_qmc::sobol_draw<unsigned long long>"]
-    cubin, mapping = compiler.compile_cubin(_sobol.source(), arch="sm_90", name_expressions=names)
+    names = ["cuarray_qmc::sobol_draw<unsigned int>", "cuarray_qmc::sobol_draw<unsigned long long>",
+             "cuarray_qmc::halton_draw"]
+    cubin, mapping = compiler.compile_cubin(_kernels.source(), arch="sm_90", name_expressions=names)
     assert cubin and set(mapping) == set(names)
 
 

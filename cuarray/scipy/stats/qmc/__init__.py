@@ -1,8 +1,9 @@
-"""`scipy.stats.qmc` on the GPU: the `Sobol` engine (points computed on the device), the
-discrepancy measures of a sample and `scale` (`Halton` and `LatinHypercube` are not here yet).
+"""`scipy.stats.qmc` on the GPU: the `Sobol` and `Halton` engines (points computed on the device),
+the discrepancy measures of a sample and `scale` (`LatinHypercube` is not here yet).
 Import it as ``from cuarray.scipy.stats import qmc``."""
 
 from ._discrepancy import discrepancy as discrepancy
 from ._discrepancy import scale as scale
+from ._halton import Halton as Halton
 from ._sobol import QMCEngine as QMCEngine
 from ._sobol import Sobol as Sobol

@@ -1,13 +1,12 @@
 """`QMCEngine` and `Sobol` of scipy.stats.qmc: the engine's bookkeeping (points drawn so far, its
 Generator and the copy `reset` restores) on the host; the points on the device, each coordinate
-computed from its index by one thread (templates/sobol.cu: the Gray-code XOR of the direction
+computed from its index by one thread (templates/qmc.cu, sobol.cuh: the Gray-code XOR of the direction
 numbers), so a draw is one launch whatever the sequence's position. The direction numbers and the
 scrambling are the host's (`_sobol_init`), copied to the device once an engine."""
 
 from __future__ import annotations
 
 import copy
-import pathlib
 import warnings
 
 import numpy
@@ -15,23 +14,13 @@ import numpy
 from ...._creation.basic import empty
 from ...._creation.from_data import asarray
 from ...._math.rounding import floor
-from ....cuda.kernel_family import KernelFamily
 from ._discrepancy import scale
+from ._kernels import QMC
 from ._sobol_init import MAXDIM, direction_numbers, engine_rng, scrambled
 
-__all__ = ["QMCEngine", "Sobol", "source", "SOBOL"]
+__all__ = ["QMCEngine", "Sobol"]
 
-_DIR = pathlib.Path(__file__).parent / "templates"
 _BLOCK = 256
-
-
-def source() -> str:
-    return "#define CUARRAY_DEVICE __device__\n" + (_DIR / "sobol.cuh").read_text() + (_DIR / "sobol.cu").read_text()
-
-
-SOBOL = KernelFamily("cuarray_qmc_sobol", source, namespace="cuarray_qmc", kernels=(
-    "sobol_draw<U>(const U* sv, const U* shift, double* out, unsigned long long start, long long n, int d, int bits, double scale)",
-))
 
 
 class QMCEngine:
@@ -136,7 +125,7 @@ class Sobol(QMCEngine):
                 self._device = (asarray(self._sv), asarray(self._shift))
             sv, shift = self._device
             name = "sobol_draw<{}>".format("unsigned int" if self.dtype_i == numpy.uint32 else "unsigned long long")
-            SOBOL.kernel(name).launch(-(-total // _BLOCK), _BLOCK, sv.data.ptr, shift.data.ptr, out.data.ptr, start, n,
+            QMC.kernel(name).launch(-(-total // _BLOCK), _BLOCK, sv.data.ptr, shift.data.ptr, out.data.ptr, start, n,
                                       self.d, self.bits, self._scale)
         return out
 

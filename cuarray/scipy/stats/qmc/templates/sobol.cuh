@@ -1,6 +1,6 @@
 // A point of the Sobol' sequence by its index, for cuarray/scipy/stats/qmc/_sobol.py. Plain C++
 // (CUARRAY_DEVICE is __device__ on the GPU, empty on the host), so
-// tests/scipy/test_stats_qmc_sobol_cpu.py runs it with g++ against SciPy.
+// tests/scipy/test_stats_qmc_sobol_cpu.py runs it with g++ against SciPy (qmc.cu holds the kernels).
 //
 // Point k of a dimension is the XOR of the direction numbers v[b] for the set bits b of k's Gray
 // code k ^ (k >> 1), XORed with the dimension's shift (Antonov & Saleev 1979): the points SciPy's
