@@ -632,6 +632,7 @@ SCIPY_ROUTINES = {
         "scale": ["sample = cuarray.array([[0.5, 0.75], [0.5, 0.5], [0.75, 0.25]])", "qmc.scale(sample, [-2, 0], [6, 5])"],
         "Sobol": ["sampler = qmc.Sobol(d=2, scramble=False)", "sampler.random_base2(m=2)"],
         "Halton": ["sampler = qmc.Halton(d=2, scramble=False)", "sampler.random(n=4)"],
+        "LatinHypercube": ["sample = qmc.LatinHypercube(d=2, rng=1).random(n=5)", "sample.shape"],
     },
     # Integer inputs where the result is computed in the input's type (rank filters, morphology),
     # float inputs where it is computed in float (a float result cast to an integer output would

@@ -10,7 +10,7 @@ import scipy.special as sc
 
 from cuarray.testing.fake_device import host_modules
 
-MODULES = ("_omit", "_descriptive", "_correlation", "_multisample", "_normality", "_goodness", "_anova", "_trimmed", "_ksample", "_fdr", "_brunnermunzel", "_frequency", "_theilslopes", "_contingency", "_ordinal", "qmc._discrepancy")
+MODULES = ("_omit", "_descriptive", "_correlation", "_multisample", "_normality", "_goodness", "_anova", "_trimmed", "_ksample", "_fdr", "_brunnermunzel", "_frequency", "_theilslopes", "_contingency", "_ordinal", "qmc._discrepancy", "qmc._lhs")
 
 
 class HostArray(np.ndarray):
@@ -31,7 +31,8 @@ def _namespace():
     ns = {n: getattr(np, n) for n in dir(np) if not n.startswith("_")}
     ns.update({n: getattr(sc, n) for n in dir(sc) if not n.startswith("_")})
     ns.update(normalize_axis_index=np.lib.array_utils.normalize_axis_index, abs=np.abs, any=np.any, all=np.all, sum=np.sum, max=np.max, min=np.min, to_host=np.asarray,
-              as_literal_or_array=lambda x, fn=None: np.asarray(x), as_parameter=lambda x, fn=None: np.asarray(x))
+              as_literal_or_array=lambda x, fn=None: np.asarray(x), as_parameter=lambda x, fn=None: np.asarray(x),
+              default_rng=np.random.default_rng)
     # ufuncs keep their methods (`maximum.accumulate`); their results are never read with `get()`
     return {k: _wrapped(v) if callable(v) and not isinstance(v, (type, np.ufunc)) else v for k, v in ns.items()}
 

@@ -1,6 +1,7 @@
 """scipy.stats.qmc on the GPU against SciPy: Sobol's and Halton's points bit for bit (unscrambled, and
 scrambled from the same seed: the host makes SciPy's matrices), continued draws, fast_forward,
-reset, 64 bits, many dimensions, integers; discrepancy (every method, iterative or not, a sample
+reset, 64 bits, many dimensions, integers; LatinHypercube's strata (one point each, uniform within, centres
+without scrambling) and replay; discrepancy (every method, iterative or not, a sample
 past one block of pairs); scale both ways."""
 
 from __future__ import annotations
@@ -98,3 +99,17 @@ def test_halton_points_as_scipys(scramble):
     hi = lo + 1 + np.arange(40) % 7
     got, want = ours.integers(lo, u_bounds=hi, n=16), theirs.integers(lo, u_bounds=hi, n=16)
     np.testing.assert_array_equal(cuarray.asnumpy(got), want)
+
+
+@pytest.mark.parametrize("scramble", [True, False])
+def test_latin_hypercube_strata(scramble):
+    n, d = 257, 6
+    e = cq.LatinHypercube(d, scramble=scramble, rng=np.random.default_rng())
+    x = cuarray.asnumpy(e.random(n))
+    assert x.shape == (n, d) and x.dtype == np.float64
+    cells = np.floor(x * n).astype(np.int64)
+    for j in range(d):  # one point in each stratum [k/n, (k+1)/n) of every dimension
+        np.testing.assert_array_equal(np.sort(cells[:, j]), np.arange(n))
+    if not scramble:
+        np.testing.assert_allclose(np.sort(x, axis=0), ((np.arange(n)[:, None] + 0.5) / n) * np.ones(d), rtol=0, atol=1e-15)
+    np.testing.assert_array_equal(cuarray.asnumpy(e.reset().random(n)), x)  # the engine's Generator seeds the draw
