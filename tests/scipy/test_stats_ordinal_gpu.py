@@ -17,14 +17,12 @@ pytestmark = [
     pytest.mark.skipif(not _backend.is_available(), reason="no CUDA device: {}".format(_backend.unavailable_reason())),
 ]
 
-scipy = pytest.importorskip("scipy")
 sst = pytest.importorskip("scipy.stats")
 
 import cuarray  # noqa: E402
 from cuarray.scipy import stats as cst  # noqa: E402
 
 G = cuarray.asarray
-NEW = tuple(int(v) for v in scipy.__version__.split(".")[:2]) >= (1, 18)
 
 
 def _run(f, *a, **k):

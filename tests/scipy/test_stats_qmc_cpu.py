@@ -1,6 +1,7 @@
 """scipy.stats.qmc's discrepancy and scale without a GPU: the module on NumPy (stats_tests_host)
 against scipy.stats.qmc (every method, iterative or not, 1-D to 6-D samples, a sample past one
-block of pairs); scale both ways with broadcast bounds; the errors and the signatures."""
+block of pairs); scale both ways with broadcast bounds; the errors; the signatures of every
+name of the module (the engines' methods too)."""
 
 from __future__ import annotations
 
@@ -93,8 +94,19 @@ def test_scale_errors_as_scipy(Q):
             f(s * 2, 0, 1, reverse=True)
 
 
-@pytest.mark.parametrize("name", ["discrepancy", "scale"])
+_ENGINE_METHODS = ("random", "integers", "reset", "fast_forward")
+NAMES = ["discrepancy", "scale", "QMCEngine", "Sobol", "Sobol.random_base2", "Halton", "LatinHypercube"] + [
+    "{}.{}".format(c, m) for c in ("Sobol", "Halton", "LatinHypercube") for m in _ENGINE_METHODS]
+
+
+@pytest.mark.parametrize("name", NAMES)
 def test_signature_is_scipys(name):
-    ours, theirs = inspect.signature(getattr(cq, name)), inspect.signature(getattr(sq, name))
+    def get(mod):
+        obj = mod
+        for part in name.split("."):
+            obj = getattr(obj, part)
+        return obj
+
+    ours, theirs = inspect.signature(get(cq)), inspect.signature(get(sq))
     assert [(p.name, p.kind, p.default) for p in ours.parameters.values()] == \
         [(p.name, p.kind, p.default) for p in theirs.parameters.values()]

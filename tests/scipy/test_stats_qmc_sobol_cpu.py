@@ -3,13 +3,12 @@ state (dimensions, bits on both sides of 32, seeds as ints and Generators, the l
 the point function of templates/sobol.cuh built with g++ and driven as the kernel's threads are,
 standing in for the launch, against SciPy's points bit for bit (unscrambled and scrambled, draws
 continued, fast_forward, reset, random_base2, the warnings and errors); NVRTC compiles the kernel
-for sm_90; the signatures."""
+for sm_90."""
 
 from __future__ import annotations
 
 import copy
 import ctypes
-import inspect
 import shutil
 import warnings
 
@@ -139,17 +138,3 @@ def test_kernels_compile_for_sm90():
              "cuarray_qmc::halton_draw"]
     cubin, mapping = compiler.compile_cubin(_kernels.source(), arch="sm_90", name_expressions=names)
     assert cubin and set(mapping) == set(names)
-
-
-@pytest.mark.parametrize("name", ["Sobol", "QMCEngine", "Sobol.random", "Sobol.integers", "Sobol.reset",
-                                  "Sobol.fast_forward", "Sobol.random_base2"])
-def test_signature_is_scipys(name):
-    def get(mod):
-        obj = mod
-        for part in name.split("."):
-            obj = getattr(obj, part)
-        return obj
-
-    ours, theirs = inspect.signature(get(cq)), inspect.signature(get(sq))
-    assert [(p.name, p.kind, p.default) for p in ours.parameters.values()] == \
-        [(p.name, p.kind, p.default) for p in theirs.parameters.values()]
