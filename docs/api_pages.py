@@ -40,6 +40,7 @@ NAMESPACES = [
     ("cuarray.scipy.special", "cuarray.scipy.special", "scipy.special as ufuncs."),
     ("cuarray.scipy.linalg", "cuarray.scipy.linalg", "scipy.linalg."),
     ("cuarray.scipy.stats", "cuarray.scipy.stats", "scipy.stats."),
+    ("cuarray.scipy.stats.qmc", "cuarray.scipy.stats.qmc", "scipy.stats.qmc: Sobol, Halton, LatinHypercube, QMCEngine, discrepancy, scale."),
     ("cuarray.scipy.ndimage", "cuarray.scipy.ndimage", "scipy.ndimage."),
     ("cuarray.scipy.signal", "cuarray.scipy.signal", "scipy.signal."),
     ("cuarray.scipy.signal.windows", "cuarray.scipy.signal.windows", "scipy.signal.windows."),

@@ -48,6 +48,10 @@ from ._frequency import cumfreq as cumfreq
 from ._frequency import relfreq as relfreq
 from ._frequency import sigmaclip as sigmaclip
 from ._theilslopes import theilslopes as theilslopes
+from ._theilslopes import siegelslopes as siegelslopes
+from ._ordinal import somersd as somersd
+from ._ordinal import weightedtau as weightedtau
+from . import qmc as qmc
 from ._ksample import bartlett as bartlett
 from ._ksample import fligner as fligner
 from ._ksample import friedmanchisquare as friedmanchisquare

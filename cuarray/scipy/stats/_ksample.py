@@ -54,15 +54,16 @@ class FriedmanchisquareResult(NamedTuple):
     pvalue: object
 
 
-def _run(test, result, samples, axis, nan_policy, keepdims, fn, paired=False, too_small=0):
+def _run(test, result, samples, axis, nan_policy, keepdims, fn, paired=False, too_small=0, floating=True):
     """SciPy's `_axis_nan_policy` around `test(*samples)` of samples along their last axis (a
-    sample of at most `too_small` values gives NaN with SciPy's warning)."""
-    samples, batch, one, ndim_in = samples_last(samples, axis, nan_policy, fn)
+    sample of at most `too_small` values gives NaN with SciPy's warning; `floating=False` keeps
+    integer samples' dtype)."""
+    samples, batch, one, ndim_in = samples_last(samples, axis, nan_policy, fn, floating)
     if paired and len({s.shape[-1] for s in samples}) > 1:
         raise ValueError("Array shapes are incompatible for broadcasting.")
     if any(s.shape[-1] <= too_small for s in samples):
         warnings.warn(TOO_SMALL, RuntimeWarning, stacklevel=3)
-        nan = full(batch, numpy.nan, dtype=samples[0].dtype)
+        nan = full(batch, numpy.nan, dtype=samples[0].dtype if samples[0].dtype.kind == "f" else numpy.float64)
         return result(*keep_dims([nan] * len(result._fields), axis, keepdims, ndim_in))
     out = per_slice(test, samples, batch, paired) if nan_policy == "omit" else None
     if out is None:
