@@ -115,7 +115,7 @@ def lu(solver, A):
     if solver.sparse_lu_kind == "cudss":
         return sparse_lu(A)
     if solver.sparse_lu_kind == "tridiagonal":
-        return TridiagonalLU(A)
+        return TridiagonalLU.of(A)
     return lu_factor(dense(A, A.dtype), overwrite_a=True, check_finite=False)
 
 

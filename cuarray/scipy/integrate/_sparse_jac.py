@@ -219,24 +219,30 @@ def pattern_bandwidth(pattern):
 
 
 class TridiagonalLU:
-    """A tridiagonal iteration matrix's "LU" without cuDSS: its three diagonals in `solve_banded`'s
-    rows, each solve one call of gtsv2 (Gaussian elimination with partial pivoting, LAPACK gtsv's
-    method: O(n) memory and time; it factorises again at every solve, which at O(n) costs less than
-    holding factors would save). A singular matrix raises LinAlgError at its first solve (SciPy's
-    `splu` raises RuntimeError when it factorises)."""
+    """A tridiagonal iteration matrix's "LU" where no sparse LU is at hand (no cuDSS; LSODA's band):
+    its three diagonals `ab` ((3, n), `solve_banded`'s rows), each solve one call of gtsv2
+    (Gaussian elimination with partial pivoting, LAPACK gtsv's method: O(n) memory and time; it
+    factorises again at every solve, which at O(n) costs less than holding factors would save). A
+    singular matrix raises LinAlgError at its first solve (SciPy's `splu` raises RuntimeError when
+    it factorises)."""
 
-    def __init__(self, A):
+    def __init__(self, ab):
+        self.ab = ab
+
+    @classmethod
+    def of(cls, A):
+        """From a sparse tridiagonal matrix."""
         n = A.shape[0]
         d = A.diagonal(0)
-        self.l_and_u = (1, 1) if n > 1 else (0, 0)
-        self.ab = zeros((3, n) if n > 1 else (1, n), dtype=d.dtype)
-        self.ab[-2 if n > 1 else 0] = d
+        ab = zeros((3, n), dtype=d.dtype)
+        ab[1] = d
         if n > 1:
-            self.ab[0, 1:] = A.diagonal(1)
-            self.ab[2, :-1] = A.diagonal(-1)
+            ab[0, 1:] = A.diagonal(1)
+            ab[2, :-1] = A.diagonal(-1)
+        return cls(ab)
 
     def solve(self, b):
-        return solve_banded(self.l_and_u, self.ab, b, check_finite=False)
+        return solve_banded((1, 1), self.ab, b, check_finite=False)
 
 
 def refuse_dense(n, itemsize, fn=_FN):

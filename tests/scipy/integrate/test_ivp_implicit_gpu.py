@@ -179,7 +179,7 @@ def test_tridiagonal_lu_without_cudss(n, dtype):
     ab = np.zeros((3, n), dtype=dtype)
     ab[0, 1:], ab[1], ab[2, :-1] = a.diagonal(1), a.diagonal(0), a.diagonal(-1)
     want = scipy.linalg.solve_banded((1, 1), ab, b)
-    lu = TridiagonalLU(sparse.csc_matrix((cuarray.asarray(a.data), cuarray.asarray(a.indices),
+    lu = TridiagonalLU.of(sparse.csc_matrix((cuarray.asarray(a.data), cuarray.asarray(a.indices),
                                           cuarray.asarray(a.indptr)), shape=a.shape))
     got = cuarray.asnumpy(lu.solve(cuarray.asarray(b)))
     np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12)
