@@ -11,7 +11,7 @@ import scipy.sparse.linalg
 from cuarray.testing.fake_device import host_packages, numpy_standins
 
 MODULES = ("_ivp_base", "_rk", "_rk_tableaux", "_ivp", "_ivp_batched", "_dop853_coefficients", "_sparse_jac", "_implicit",
-           "_radau", "_bdf", "_lsoda_core", "_lsoda", "_odeint")
+           "_radau", "_bdf", "_lsoda_core", "_lsoda", "_odeint", "_ode")
 SPECIAL = {
     "as_array": lambda x, fn=None: np.asarray(x),
     "as_parameter": lambda x, fn=None: np.asarray(x),
