@@ -232,6 +232,7 @@ class TridiagonalLU:
     @classmethod
     def of(cls, A):
         """From a sparse tridiagonal matrix."""
+        A = A.tocsr()  # each `diagonal` would convert a CSC matrix again
         n = A.shape[0]
         d = A.diagonal(0)
         ab = zeros((3, n), dtype=d.dtype)
