@@ -322,8 +322,8 @@ class complex_ode(ode):  # noqa: N801 -- SciPy's name
     >>> r = complex_ode(lambda t, y: 1j * y).set_integrator("dop853", rtol=1e-10, atol=1e-12)
     >>> r = r.set_initial_value(cuarray.array([1.0 + 0j]), 0.0)
     >>> y = r.integrate(cuarray.pi / 2)
-    >>> cuarray.round(y, 6)
-    array([0.+1.j])
+    >>> cuarray.round(y.imag, 6)   # exp(i pi / 2) = i
+    array([1.])
     """
 
     def __init__(self, f, jac=None):
