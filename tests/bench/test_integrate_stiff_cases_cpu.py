@@ -8,6 +8,7 @@ import importlib.util
 import pathlib
 
 import numpy as np
+import pytest
 import scipy.integrate as si
 
 from cuarray.bench import cases
@@ -54,3 +55,16 @@ def test_sparse_row_registered_and_matches_the_dense_problem():
     np.testing.assert_allclose(S.heat_sparse_jacobian(scipy.sparse, n).toarray(), J, rtol=1e-15)
     out = S.heat_sparse.setups["numpy"](np, 200, None)()
     assert out["success"] == 1.0 and out["nlu"] >= 1 and out["time_s"] > 0
+    assert case.quick <= S.SPARSE_HOST_MAX < case.size  # SciPy's quick row runs, its full one is n/a
+
+
+def test_sparse_row_is_na_without_cudss_and_past_the_host_size(monkeypatch):
+    """Without cuDSS the cuarray cell is n/a with the reason (it used to expand the 1e6 x 1e6
+    Jacobian and fail allocating 7.28 TiB); SciPy is n/a where one call would take minutes."""
+    import cuarray
+
+    monkeypatch.setattr(S.cudss, "available", lambda: False)
+    with pytest.raises(cases.NotAvailable, match=r"cuarray\[cudss\]"):
+        S.heat_sparse.setups["cuarray"](cuarray, S.heat_sparse.size, None)
+    with pytest.raises(cases.NotAvailable, match="SciPy on the host"):
+        S.heat_sparse.setups["numpy"](np, S.heat_sparse.size, None)

@@ -6,9 +6,12 @@
   cuarray's BDF (the differences, the Newton iteration and cuSOLVER's LU on the device, one host
   read per Newton iteration and per step) against `scipy.integrate.solve_ivp` on the host with the
   same dense Jacobian (LAPACK's LU).
-- ivp-heat-bdf-sparse: the same equation with n = 1e6 interior points (quick: 1e5) and the
+- ivp-heat-bdf-sparse: the same equation with n = 1e6 interior points (quick: 1e4) and the
   Jacobian as a sparse tridiagonal matrix: cuarray's BDF with a device CSC Jacobian factorised by
-  cuDSS against SciPy's on the host with SuperLU (`splu`). Needs `cuarray[cudss]`.
+  cuDSS against SciPy's on the host with SuperLU (`splu`). cuarray's cell needs `cuarray[cudss]`
+  (n/a without it: the case measures cuDSS's LU). SciPy is n/a past 1e4 (0.33 s a call at 1e4,
+  13 s at 1e5 on the development host, and over 100 s at 1e6 on the H200's host): its quick row
+  is the peer.
 - ivp-heat-lsoda: the same problem by LSODA (`solve_ivp(method='LSODA')` with the Jacobian as a
   callable returning the dense array): the Adams start, the switch to BDF and its chord Newton
   iterations, cuarray's port on the device against SciPy's ODEPACK on the host.
@@ -21,7 +24,8 @@ import time
 
 import numpy
 
-from . import register, scipy_module
+from . import NotAvailable, register, scipy_module
+from cuarray.cuda.libs import cudss
 
 T_SPAN = (0.0, 0.05)
 TOL = dict(rtol=1e-6, atol=1e-9)
@@ -92,12 +96,18 @@ def heat_sparse_jacobian(sparse, n):
 heat_sparse = register(
     "ivp-heat-bdf-sparse", group="integrate",
     description="solve_ivp BDF of the method-of-lines heat equation, n points, sparse Jacobian (cuDSS / SuperLU)",
-    size=1_000_000, quick=100_000, timing="process",
+    size=1_000_000, quick=10_000, timing="process",
 )
+SPARSE_HOST_MAX = 10_000  # SciPy's largest n here: 0.33 s a call (13 s at 1e5) on the development host
 
 
 @heat_sparse.setup("cuarray", "numpy")
 def _(xp, n, param):
+    if getattr(xp, "__name__", "") == "numpy":
+        if n > SPARSE_HOST_MAX:
+            raise NotAvailable("SciPy on the host: ~13 s a call at 1e5 and minutes at 1e6 (see the quick row)")
+    elif not cudss.available():
+        raise NotAvailable("cuDSS not installed (pip install 'cuarray[cudss]')")
     sparse = scipy_module(xp, "sparse")
     return _solver(scipy_module(xp, "integrate"), xp, "BDF", heat_y0(n), heat_sparse_jacobian(sparse, n),
                    (64, heat_sparse_jacobian(sparse, 64)), "nlu")

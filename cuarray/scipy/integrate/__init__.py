@@ -30,3 +30,5 @@ from ._qmc_quad import qmc_quad as qmc_quad
 from ._lsoda import LSODA as LSODA
 from ._odeint import ODEintWarning as ODEintWarning
 from ._odeint import odeint as odeint
+from ._ode import complex_ode as complex_ode
+from ._ode import ode as ode

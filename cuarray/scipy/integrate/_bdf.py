@@ -81,7 +81,8 @@ class BDF(OdeSolver):
     arrays (cuSOLVER's LU; complex `y0` as SciPy allows); `jac` is a device array or a callable
     returning one, or None for forward differences on the device. A sparse `jac`, or `jac_sparsity`
     (differences grouped by columns, on its pattern only), gives a sparse Jacobian factorised by
-    cuDSS as SciPy's by SuperLU (dense without `cuarray[cudss]`). The host reads one small vector
+    cuDSS as SciPy's by SuperLU (without `cuarray[cudss]`: gtsv2's solves where it is tridiagonal,
+    else the dense LU up to 16384 rows and ImportError past that). The host reads one small vector
     per Newton iteration and one number per trial step (plus one when the order may change)."""
 
     def __init__(self, fun, t0, y0, t_bound, max_step=numpy.inf, rtol=1e-3, atol=1e-6, jac=None, jac_sparsity=None,

@@ -4,7 +4,10 @@ array, or by forward differences on the device with SciPy's adaptive increments,
 as SciPy cites it) with its LU through `cuarray.scipy.linalg` (cuSOLVER getrf/getrs), or, as in
 SciPy, a sparse one where `jac` is sparse or `jac_sparsity` is given (differences grouped by
 columns as Curtis, Powell and Reid, on the pattern only; `_sparse_jac`) with its LU by cuDSS. Without
-cuDSS (the optional `cuarray[cudss]`) a sparse Jacobian is expanded to a dense one."""
+cuDSS (the optional `cuarray[cudss]`) a sparse Jacobian stays sparse and its iteration matrices are
+solved by gtsv2 where it is tridiagonal (any n), else expanded to dense ones for cuSOLVER's LU up to
+`DENSE_MAX_ROWS` rows, and refused past that (ImportError naming the extra, before any n x n
+allocation)."""
 
 import numpy
 
@@ -21,7 +24,8 @@ from ..._sorting.searching_reduce import argmax
 from ...cuda.libs.cudss import available as sparse_lu_available
 from ..linalg._decomp_lu import lu_factor, lu_solve
 from ._ivp_base import EPS, read, select_initial_step, validate_first_step
-from ._sparse_jac import group_columns, host_pattern, sparse_identity, sparse_jacobian, sparse_lu, sparse_num_jac
+from ._sparse_jac import (TridiagonalLU, bandwidth, group_columns, host_pattern, pattern_bandwidth, refuse_dense,
+                          sparse_identity, sparse_jacobian, sparse_lu, sparse_num_jac)
 
 NUM_JAC_DIFF_REJECT = EPS ** 0.875
 NUM_JAC_DIFF_SMALL = EPS ** 0.75
@@ -40,31 +44,45 @@ def dense(J, dtype):
     return asarray(J.toarray() if is_sparse(J) else J, dtype=dtype)
 
 
-def _keeper(dtype):
-    """SciPy's rule as a function of the Jacobian: a sparse one stays sparse (CSC of `dtype`) where
-    cuDSS can factorise it, else it is dense. Whether cuDSS loads is asked once a solver, and only
-    for a sparse Jacobian (the first ask loads the library and makes a handle)."""
-    decided = []
+def _sparse_kind(solver, n, dtype, width):
+    """How `lu` factorises a sparse iteration matrix (`solver.sparse_lu_kind`): "cudss" where cuDSS
+    loads (asked once a solver, and only for a sparse Jacobian: the first ask loads the library and
+    makes a handle); else "tridiagonal" where `width()` (the band) is at most 1, else "dense",
+    refused (`refuse_dense`) past DENSE_MAX_ROWS rows before any n x n allocation."""
+    if solver.sparse_lu_kind is None:
+        solver.sparse_lu_kind = "cudss" if sparse_lu_available() else "dense"
+    if solver.sparse_lu_kind != "cudss":
+        solver.sparse_lu_kind = "tridiagonal" if width() <= 1 else "dense"
+        if solver.sparse_lu_kind == "dense":
+            refuse_dense(n, numpy.dtype(dtype).itemsize)
 
+
+def _keeper(solver, dtype, pattern=None):
+    """SciPy's rule as a function of the Jacobian: a sparse one stays sparse (CSC of `dtype`), else
+    it is dense; `_sparse_kind` with the band of each sparse Jacobian (one read where cuDSS is
+    absent), or decided once by `validate_jac` from the host `pattern` of `jac_sparsity`."""
     def keep(J):
         if not is_sparse(J):
             return dense(J, dtype)
-        if not decided:
-            decided.append(sparse_lu_available())
-        return sparse_jacobian(J, dtype) if decided[0] else dense(J, dtype)
+        if pattern is None:
+            _sparse_kind(solver, J.shape[0], dtype, lambda: bandwidth(J))
+        return sparse_jacobian(J, dtype)
     return keep
 
 
 def validate_jac(solver, jac, sparsity, dtype, f0):
     """SciPy's `_validate_jac`: (the Jacobian's callable (t, y, f) or None, the Jacobian at
     (t0, y0), where f0 = fun(t0, y0)) with the Jacobian a device matrix of `dtype`, sparse where
-    SciPy's is (and cuDSS is installed); counts njev as SciPy does."""
+    SciPy's is; counts njev as SciPy does."""
     n = solver.n
-    keep = _keeper(dtype)
+    solver.sparse_lu_kind = None
+    pattern = None
+    if jac is None and sparsity is not None:
+        pattern = host_pattern(sparsity)
+        _sparse_kind(solver, n, dtype, lambda: pattern_bandwidth(pattern))  # before the differences
+        sparsity = (pattern, group_columns(pattern))
+    keep = _keeper(solver, dtype, pattern)
     if jac is None:
-        if sparsity is not None:
-            pattern = host_pattern(sparsity)
-            sparsity = (pattern, group_columns(pattern))
 
         def jac_wrapped(t, y, f):
             solver.njev += 1
@@ -89,8 +107,16 @@ def validate_jac(solver, jac, sparsity, dtype, f0):
 
 
 def lu(solver, A):
+    """The LU of an iteration matrix: cuSOLVER's of a dense one; of a sparse one cuDSS's, or without
+    cuDSS (`_keeper`) gtsv2's solves of a tridiagonal one or cuSOLVER's of its dense copy."""
     solver.nlu += 1
-    return sparse_lu(A) if is_sparse(A) else lu_factor(A, overwrite_a=True, check_finite=False)
+    if not is_sparse(A):
+        return lu_factor(A, overwrite_a=True, check_finite=False)
+    if solver.sparse_lu_kind == "cudss":
+        return sparse_lu(A)
+    if solver.sparse_lu_kind == "tridiagonal":
+        return TridiagonalLU.of(A)
+    return lu_factor(dense(A, A.dtype), overwrite_a=True, check_finite=False)
 
 
 def solve_lu(LU, b):

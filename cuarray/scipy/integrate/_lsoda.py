@@ -23,15 +23,6 @@ class IllegalInput(Exception):
     """LSODA's istate -3: an option or a state that LSODA refuses."""
 
 
-def unpack_banded(packed, ml, mu, n):
-    """A banded Jacobian in LSODA's packed rows (packed[mu + i - j, j] = J[i, j]) as a dense device
-    matrix."""
-    i = as_parameter(numpy.arange(n), "scipy.integrate.odeint")
-    d = i[:, None] - i[None, :]
-    rows = minimum(maximum(d + mu, 0), ml + mu)
-    return where((d <= ml) & (d >= -mu), take_along_axis(packed, rows, axis=0), 0.0)
-
-
 class Driver:
     """ODEPACK's LSODA driver state: `start` (istate 1) and `advance` (istate 2) for itask 1, 4
     and 5. rtol and atol are host floats or host arrays (they are parameters)."""
@@ -172,7 +163,9 @@ class LSODA(OdeSolver):
     Jacobian and its LU are device arrays; the step loop, the order, the method switches and the
     step sizes run on the host with one small read per corrector iteration. With `lband` or
     `uband` the finite-difference Jacobian takes `lband + uband + 1` evaluations of `fun` (and
-    `jac` returns the packed band), but its LU is dense."""
+    `jac` returns the packed band), and the Jacobian is kept as its band: at most tridiagonal
+    (`lband`, `uband` <= 1) each Newton solve is cuSPARSE's gtsv2 (O(n), no n x n matrix); a wider
+    band is expanded to a dense LU (cuSOLVER has no banded LU; SciPy's LAPACK gbtrf has one)."""
 
     def __init__(self, fun, t0, y0, t_bound, first_step=None, min_step=0.0, max_step=numpy.inf, rtol=1e-3,
                  atol=1e-6, jac=None, lband=None, uband=None, vectorized=False, **extraneous):
@@ -194,9 +187,7 @@ class LSODA(OdeSolver):
 
         def jac_dense(t, y):
             J = jac(t, y)
-            if banded:
-                return unpack_banded(asarray(J, dtype=dtype), ml, mu, n)
-            return dense(J, dtype)
+            return asarray(J, dtype=dtype) if banded else dense(J, dtype)  # banded: LSODA's packed rows
 
         self.driver = Driver(self.fun_single, self.fun_vectorized, jac_dense if jac is not None else None, jt, ml,
                              mu, host_tolerance(rtol), host_tolerance(atol), min_step, max_step, 500)

@@ -15,7 +15,8 @@ neighbouring orders' norms. LSODA's norms are weighted max-norms (`vmnorm`)."""
 import numpy
 
 from ..._core.host_input import as_parameter
-from ..._indexing.inserting import take
+from ..._creation.basic import zeros
+from ..._indexing.inserting import take, take_along_axis
 from ..._manipulation.joining import stack
 from ..._math.extrema import maximum, minimum
 from ..._math.misc import abs as abs_
@@ -24,6 +25,7 @@ from ..._sorting.searching import where
 from ..._statistics.order import max as max_
 from ._implicit import identity, lu, solve_lu
 from ._ivp_base import read
+from ._sparse_jac import TridiagonalLU
 
 UROUND = numpy.finfo(float).eps
 SM1 = (0.5, 0.575, 0.55, 0.45, 0.35, 0.25, 0.20, 0.15, 0.10, 0.075, 0.050, 0.025)  # Adams' stability bounds
@@ -89,15 +91,79 @@ def reads(*values):
     return [float(v) for v in read(stack(list(values)))]
 
 
+def unpack_banded(packed, ml, mu, n):
+    """A banded matrix in LSODA's packed rows (packed[mu + i - j, j] = J[i, j]) as a dense device
+    matrix."""
+    i = as_parameter(numpy.arange(n), "scipy.integrate.odeint")
+    d = i[:, None] - i[None, :]
+    rows = minimum(maximum(d + mu, 0), ml + mu)
+    return where((d <= ml) & (d >= -mu), take_along_axis(packed, rows, axis=0), 0.0)
+
+
+class Band:
+    """Host index arrays of LSODA's band storage, (ml + mu + 1, n) rows with ab[mu + i - j, j] =
+    M[i, j] (LAPACK's and `solve_banded`'s layout, less gbtrf's ml extra rows): each entry's row
+    i, whether it lies inside the matrix, and for the row sums the entry of each (r, i)."""
+
+    def __init__(self, ml, mu, n):
+        self.ml, self.mu, self.n = ml, mu, n
+        r, j = numpy.arange(ml + mu + 1)[:, None], numpy.arange(n)[None, :]
+        i = j + r - mu
+        inside = (i >= 0) & (i < n)
+        self.inside = as_parameter(inside, "scipy.integrate.odeint")
+        self.row = as_parameter(numpy.clip(i, 0, max(n - 1, 0)), "scipy.integrate.odeint")
+        self.groups = numpy.arange(n) % (ml + mu + 1)  # DPRJA's: columns ml + mu + 1 apart share a shift
+        self.cols = as_parameter(numpy.broadcast_to(self.groups, (ml + mu + 1, n)), "scipy.integrate.odeint")
+        # for the row sums, indexed (r, i) with i the matrix row (the same range as j): row i's
+        # entry in band row r sits in column i - r + mu, at that flat place of ab
+        col = j - r + mu
+        self.row_inside = as_parameter((col >= 0) & (col < n), "scipy.integrate.odeint")
+        self.row_flat = as_parameter(r * n + numpy.clip(col, 0, max(n - 1, 0)), "scipy.integrate.odeint")
+
+    def differences(self, F, savf, scale):
+        """-h l_0 J in band rows from the grouped differences F ((n, groups) of fun at the shifted
+        states): entry (i, j) is (F[i, group of j] - savf[i]) * scale[j], DPRJA's banded form."""
+        D = F - savf[:, None]
+        vals = take(D.reshape(-1), self.row * D.shape[1] + self.cols)
+        return where(self.inside, vals * scale[None, :], 0.0)
+
+    def clean(self, packed):
+        """The user's packed rows with the places outside the matrix zero (LAPACK never reads them)."""
+        return where(self.inside, packed, 0.0)
+
+    def row_sums(self, ab, w):
+        """sum_j |M[i, j]| / w_j of each row i (DFNORM's banded form, DBNORM)."""
+        T = abs_(ab) / w[None, :]
+        return sum_(where(self.row_inside, take(T.reshape(-1), self.row_flat), 0.0), axis=0)
+
+    def lu(self, ab):
+        """The LU of I + M (M in band rows): gtsv2's solves where the band is at most tridiagonal
+        (O(n)); else the dense n x n LU (cuSOLVER has no banded LU; LAPACK's gbtrf, which SciPy's
+        LSODA calls, works on the band)."""
+        ml, mu, n = self.ml, self.mu, self.n
+        if ml <= 1 and mu <= 1:
+            tri = zeros((3, n), dtype=ab.dtype)
+            tri[1] = ab[mu] + 1.0
+            if mu:
+                tri[0] = ab[0]
+            if ml:
+                tri[2] = ab[mu + 1]
+            return TridiagonalLU(tri)
+        return unpack_banded(ab, ml, mu, n) + identity(n)
+
+
 class Stoda:
     """ODEPACK's DSTODA state and step. `fun(t, y)` and `fun_vectorized(t, Y)` evaluate on device
-    arrays (counted here in `nfe`); `jac(t, y)` returns the dense device Jacobian, or is None for
-    LSODA's own forward differences (one evaluation of `fun_vectorized` with a column a group:
-    `n` groups, or `ml + mu + 1` with a band). `jt` is LSODA's Jacobian type (1, 2, 4, 5)."""
+    arrays (counted here in `nfe`); `jac(t, y)` returns the dense device Jacobian (`jt` 1), or its
+    band in LSODA's packed rows (`jt` 4), or is None for LSODA's own forward differences (one
+    evaluation of `fun_vectorized` with a column a group: `n` groups, or `ml + mu + 1` with a
+    band, `jt` 2 or 5). With a band the Jacobian is kept in band rows (`Band`): no n x n matrix
+    where the band is at most tridiagonal. `jt` is LSODA's Jacobian type (1, 2, 4, 5)."""
 
     def __init__(self, fun, fun_vectorized, jac, jt, ml, mu, n, hmin, hmxi, mxordn, mxords):
         self.fun, self.fun_vectorized, self.jac = fun, fun_vectorized, jac
         self.jtyp, self.ml, self.mu, self.n = jt, ml, mu, n
+        self.band = None  # made at the first Jacobian, when `n` is known
         self.hmin, self.hmxi, self.mxordn, self.mxords = hmin, hmxi, mxordn, mxords
         self.nfe = self.nje = self.nlu = self.nst = 0
         self.meth, self.miter, self.mused, self.maxord = 1, 0, 0, mxordn
@@ -158,31 +224,36 @@ class Stoda:
         self.jcur = 1
         hl0 = self.h * self.el0
         w, n = self.w, self.n
+        if self.jtyp in (4, 5) and (self.band is None or self.band.n != n):
+            self.band = Band(self.ml, self.mu, n)
+        band = self.band
         if self.jac is not None:
-            M = self.jac(self.tn, y) * -hl0
+            M = (band.clean(self.jac(self.tn, y)) if band else self.jac(self.tn, y)) * -hl0
         else:
             # LSODA's increments: max(sqrt(uround) |y_j|, r0 / w_j), r0 from ||f||
             r0 = 1000.0 * abs(self.h) * UROUND * n * vmnorm(savf, w)
             r0 = where(r0 == 0.0, 1.0, r0)
             r = maximum(UROUND ** 0.5 * abs_(y), r0 / w)
-            groups = numpy.arange(n) % (self.ml + self.mu + 1) if self.jtyp == 5 else numpy.arange(n)
+            groups = band.groups if band else numpy.arange(n)
             ng = int(groups.max()) + 1 if n else 0
             g = as_parameter(groups, "scipy.integrate.odeint")
             shifts = where(g[:, None] == as_parameter(numpy.arange(ng), "scipy.integrate.odeint")[None, :],
                            r[:, None], 0.0)
             F = self.fun_vectorized(self.tn, y[:, None] + shifts)
             self.nfe += ng
-            M = (take(F, g, axis=1) - savf[:, None]) * (-hl0 / r)[None, :]  # -h l_0 J, as DPRJA forms it
-            if self.jtyp == 5:
-                M = where(self.band_mask(), M, 0.0)
-        pdnorm = max_(w * sum_(abs_(M) / w, axis=1)) / abs(hl0)
-        self.LU = lu(self, M + identity(n))
+            if band:
+                M = band.differences(F, savf, -hl0 / r)
+            else:
+                M = (take(F, g, axis=1) - savf[:, None]) * (-hl0 / r)[None, :]  # -h l_0 J, as DPRJA forms it
+        rows = band.row_sums(M, w) if band else sum_(abs_(M) / w, axis=1)
+        pdnorm = max_(w * rows) / abs(hl0)
+        P = band.lu(M) if band else M + identity(n)
+        if isinstance(P, TridiagonalLU):
+            self.nlu += 1
+            self.LU = P
+        else:
+            self.LU = lu(self, P)
         return pdnorm
-
-    def band_mask(self):
-        i = as_parameter(numpy.arange(self.n), "scipy.integrate.odeint")
-        d = i[:, None] - i[None, :]
-        return (d <= self.ml) & (d >= -self.mu)
 
     # -- the corrector (DSTODA's labels 220-450) --------------------------------------------------
     def corrector(self):
@@ -236,6 +307,7 @@ class Stoda:
                     break
             m += 1
             if m == MAXCOR or (m >= 2 and dl > 2.0 * delp):
+                self.acor = acor  # ODEPACK's ACOR work array: the driver's IMXER reads it on failure
                 if self.miter != 0 and self.jcur != 1:
                     self.ipup = self.miter
                     return 1, m, dl, acnorm

@@ -10,7 +10,7 @@ from ..._core.host_input import as_literal_or_array, as_parameter
 from ..._creation.from_data import asarray
 from ..._manipulation.joining import stack
 from ._ivp import _host_times
-from ._lsoda import Driver, IllegalInput, unpack_banded
+from ._lsoda import Driver, IllegalInput
 
 MESSAGES = {2: "Integration successful.",
             1: "Nothing was done; the integration time was 0.",
@@ -76,7 +76,7 @@ def _wrap_jac(Dfun, args, tfirst, col_deriv, banded, ml, mu, n):
         J = J.reshape(expected)
         if col_deriv:
             J = J.T
-        return unpack_banded(J, ml, mu, n) if banded else J
+        return J  # banded: LSODA's packed rows, which the step keeps
 
     return jac
 
@@ -93,9 +93,10 @@ def odeint(func, y0, t, args=(), Dfun=None, col_deriv=0, full_output=0, ml=None,
     """See `scipy.integrate.odeint`. `y0` is a cuarray array and `func` (and `Dfun`) compute on
     cuarray arrays; the solution is a device array. ODEPACK's LSODA is ported (the same orders,
     method switches, step sizes and error tests; results agree with SciPy's to roundoff, steps
-    may differ where roundoff decides a test), with one small read per corrector iteration. The
-    Jacobian's LU is dense also with `ml`/`mu` (the band reduces the finite differences to
-    `ml + mu + 1` calls of `func`); `ixpr` and `mxhnil` are checked but print nothing (as SciPy's
+    may differ where roundoff decides a test), with one small read per corrector iteration. With
+    `ml`/`mu` the finite differences take `ml + mu + 1` calls of `func` and the Jacobian is kept as
+    its band: up to tridiagonal each Newton solve is gtsv2's (O(n)), a wider band's LU is dense
+    (cuSOLVER has no banded LU); `ixpr` and `mxhnil` are checked but print nothing (as SciPy's
     C LSODA). Rows of the output after a failure are NaN; `infodict`'s values are host arrays."""
     t_host = numpy.asarray(_host_times(t), dtype=float)
     dt = numpy.diff(t_host)

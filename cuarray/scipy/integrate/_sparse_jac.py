@@ -5,8 +5,10 @@ forward differences taken on the pattern's entries only (a device CSC matrix, ne
 dense one), and the LU of a sparse iteration matrix by cuDSS (`cuarray.sparse.linalg.splu`).
 
 SciPy factorises a sparse Jacobian's iteration matrix with SuperLU; here cuDSS does, when it is
-installed (the optional `cuarray[cudss]`); without it the Jacobian is expanded to a dense one and
-cuSOLVER factorises it (`_implicit.validate_jac` decides)."""
+installed (the optional `cuarray[cudss]`). Without it (`_implicit.validate_jac` decides) a
+tridiagonal one stays sparse and each solve is cuSPARSE's gtsv2 (`TridiagonalLU`: partial
+pivoting, O(n), any n); any other is expanded to a dense one that cuSOLVER factorises, up to
+`DENSE_MAX_ROWS` rows, and past that refused before anything is allocated."""
 
 import numpy
 
@@ -16,12 +18,16 @@ from ..._indexing.inserting import take
 from ..._math.extrema import maximum, minimum
 from ..._math.misc import abs as abs_
 from ..._sorting.searching import where
+from ..._statistics.order import max as max_
 from ...sparse._construct import eye as sparse_eye
 from ...sparse._format_csc import csc_matrix
 from ...sparse.linalg._direct import splu
+from ..linalg._banded_tridiagonal import DENSE_MAX_ROWS
+from ..linalg._basic import solve_banded
 from ._ivp_base import read
 
-__all__ = ["host_pattern", "group_columns", "sparse_num_jac", "sparse_jacobian", "sparse_lu", "sparse_identity"]
+__all__ = ["host_pattern", "group_columns", "sparse_num_jac", "sparse_jacobian", "sparse_lu", "sparse_identity",
+           "bandwidth", "pattern_bandwidth", "TridiagonalLU", "refuse_dense", "DENSE_MAX_ROWS"]
 
 _FN = "scipy.integrate.solve_ivp"
 
@@ -195,6 +201,62 @@ def sparse_jacobian(J, dtype):
 def sparse_lu(A):
     """The LU of a sparse iteration matrix (cuDSS; SciPy: `splu`)."""
     return splu(csc_matrix(A))
+
+
+def bandwidth(J):
+    """max |i - j| over J's nonzero entries (0 for none): one host read."""
+    coo = J.tocoo()
+    if coo.nnz == 0:
+        return 0
+    return int(read(max_(where(coo.data != 0, abs_(coo.row.astype(numpy.int64) - coo.col), 0))))
+
+
+def pattern_bandwidth(pattern):
+    """`bandwidth` of a host pattern (`host_pattern`), without a device read."""
+    (_, n), indptr, rows = pattern
+    cols = numpy.repeat(numpy.arange(n), numpy.diff(indptr))
+    return int(numpy.abs(rows - cols).max()) if rows.size else 0
+
+
+class TridiagonalLU:
+    """A tridiagonal iteration matrix's "LU" where no sparse LU is at hand (no cuDSS; LSODA's band):
+    its three diagonals `ab` ((3, n), `solve_banded`'s rows), each solve one call of gtsv2
+    (Gaussian elimination with partial pivoting, LAPACK gtsv's method: O(n) memory and time; it
+    factorises again at every solve, which at O(n) costs less than holding factors would save). A
+    singular matrix raises LinAlgError at its first solve (SciPy's `splu` raises RuntimeError when
+    it factorises)."""
+
+    def __init__(self, ab):
+        self.ab = ab
+
+    @classmethod
+    def of(cls, A):
+        """From a sparse tridiagonal matrix."""
+        A = A.tocsr()  # each `diagonal` would convert a CSC matrix again
+        n = A.shape[0]
+        d = A.diagonal(0)
+        ab = zeros((3, n), dtype=d.dtype)
+        ab[1] = d
+        if n > 1:
+            ab[0, 1:] = A.diagonal(1)
+            ab[2, :-1] = A.diagonal(-1)
+        return cls(ab)
+
+    def solve(self, b):
+        return solve_banded((1, 1), self.ab, b, check_finite=False)
+
+
+def refuse_dense(n, itemsize, fn=_FN):
+    """ImportError naming cuDSS where a sparse n x n Jacobian that is not tridiagonal would be
+    expanded past `DENSE_MAX_ROWS` rows (the dense copy's bytes in the message); raised before any
+    n x n allocation."""
+    if n > DENSE_MAX_ROWS:
+        size = n * n * itemsize
+        raise ImportError(
+            "{}: the sparse Jacobian ({} x {}) is not tridiagonal and cuDSS, which factorises it sparse, is not "
+            "installed; expanded to a dense matrix it would take {:,} bytes ({:.3g} GiB), and the dense fallback "
+            "takes at most {} rows. Install cuDSS: pip install 'cuarray[cudss]'".format(
+                fn, n, n, size, size / 2**30, DENSE_MAX_ROWS))
 
 
 def sparse_identity(n, dtype):

@@ -11,7 +11,7 @@ import scipy.sparse.linalg
 from cuarray.testing.fake_device import host_packages, numpy_standins
 
 MODULES = ("_ivp_base", "_rk", "_rk_tableaux", "_ivp", "_ivp_batched", "_dop853_coefficients", "_sparse_jac", "_implicit",
-           "_radau", "_bdf", "_lsoda_core", "_lsoda", "_odeint")
+           "_radau", "_bdf", "_lsoda_core", "_lsoda", "_odeint", "_ode")
 SPECIAL = {
     "as_array": lambda x, fn=None: np.asarray(x),
     "as_parameter": lambda x, fn=None: np.asarray(x),
@@ -23,6 +23,7 @@ SPECIAL = {
     "csc_matrix": scipy.sparse.csc_matrix,
     "sparse_eye": scipy.sparse.eye,
     "splu": scipy.sparse.linalg.splu,
+    "solve_banded": scipy.linalg.solve_banded,
     "sparse_lu_available": lambda: True,
 }
 
@@ -33,7 +34,8 @@ def standins(module, special=SPECIAL):
 
 def host_copies(sparse_lu=True):
     """{module name ("" for the package): private copy} with NumPy arrays as its device arrays;
-    with `sparse_lu` False, as where cuDSS is not installed (a sparse Jacobian made dense)."""
+    with `sparse_lu` False, as where cuDSS is not installed (a tridiagonal sparse Jacobian solved as
+    banded, any other made dense)."""
     import importlib
 
     from cuarray.scipy import integrate

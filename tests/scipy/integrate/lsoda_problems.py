@@ -5,6 +5,7 @@ their Jacobians and host reference solutions."""
 
 import numpy as np
 import scipy.integrate as si
+import scipy.linalg
 
 MU = 1000.0
 
@@ -74,3 +75,38 @@ def reference(name, y0, t):
                        atol=1e-14 if name == "robertson" else 1e-13, **kw)
     assert sol.success
     return sol.y.T
+
+
+# -- banded stiff linear problems (LSODA's lband/uband, odeint's ml/mu) ---------------------------
+BANDS = [(0, 0), (1, 0), (0, 1), (1, 1), (2, 1), (1, 3)]
+
+
+def packed(J, ml, mu):
+    """J's band in LSODA's packed rows, ab[mu + i - j, j] = J[i, j]."""
+    n = J.shape[0]
+    ab = np.zeros((ml + mu + 1, n))
+    for i in range(n):
+        for j in range(max(0, i - ml), min(n, i + mu + 1)):
+            ab[mu + i - j, j] = J[i, j]
+    return ab
+
+
+def banded(n, ml, mu, rng):
+    """A stiff banded J: diagonal -10^(0..3) (rates from 1 to 1000, evenly in log, shuffled),
+    each off-diagonal entry at most 0.1 of its row's diagonal, so the off-diagonal row sums are
+    at most 0.4 |J_ii| (ml + mu <= 4): by
+    Gershgorin every eigenvalue has real part <= -0.6 min |J_ii| < 0 (a contracting flow, I - c J
+    diagonally dominant, well conditioned for any c >= 0)."""
+    d = -rng.permutation(np.logspace(0, 3, n))
+    J = np.diag(d)
+    for k in range(1, ml + 1):
+        J += np.diag(0.1 * np.abs(d[k:]) * rng.uniform(-1, 1, n - k), -k)
+    for k in range(1, mu + 1):
+        J += np.diag(0.1 * np.abs(d[:-k]) * rng.uniform(-1, 1, n - k), k)
+    return J
+
+
+def exact_linear(J, b, y0, t):
+    """y' = J y + b: y(t) = expm(J t) (y0 + J^-1 b) - J^-1 b."""
+    c = np.linalg.solve(J, b)
+    return np.stack([scipy.linalg.expm(J * s) @ (y0 + c) - c for s in t], axis=1)

@@ -150,7 +150,7 @@ def test_jac_sparsity_and_sparse_jac(H, H_dense, method, sparse_lu):
     """`jac_sparsity` groups the difference columns (a few groups for a tridiagonal structure, not
     n shifted states) and a sparse `jac` is taken: both reach SciPy's solution. With a sparse LU
     (cuDSS; SuperLU here) the Jacobian and the iteration matrices stay sparse, as SciPy's; without
-    it they are dense."""
+    it too, the tridiagonal iteration matrices solved as banded (gtsv2; LAPACK's gbsv here)."""
     import scipy.sparse
     from scipy.optimize._numdiff import group_columns
 
@@ -180,8 +180,86 @@ def test_jac_sparsity_and_sparse_jac(H, H_dense, method, sparse_lu):
         else:
             assert all(c == (n,) for c in calls)
         solver = getattr(host, method)(fun, 0, y0, 0.2, **{k: v for k, v in jkw.items() if k != "vectorized"})
-        assert scipy.sparse.issparse(solver.J) == sparse_lu and solver.J.shape == (n, n)
-        np.testing.assert_allclose(solver.J.toarray() if sparse_lu else solver.J, J, rtol=1e-5, atol=1e-3)
+        assert scipy.sparse.issparse(solver.J) and solver.J.shape == (n, n)
+        assert solver.sparse_lu_kind == ("cudss" if sparse_lu else "tridiagonal")
+        np.testing.assert_allclose(solver.J.toarray(), J, rtol=1e-5, atol=1e-3)
+
+
+def banded_problem(n, rng):
+    """A linear problem y' = J y + 1 with a pentadiagonal J (bands 2 below and above): a negative
+    diagonal of -4..-2 and off-diagonal entries of at most 0.3 in size, so J is strictly diagonally
+    dominant (its eigenvalues' real parts are at most -2 + 4 * 0.3 < 0: a decaying, well-conditioned
+    problem, the iteration matrices I - c J as well)."""
+    J = np.diag(rng.uniform(-4, -2, n))
+    for k in (-2, -1, 1, 2):
+        J += np.diag(rng.uniform(-0.3, 0.3, n - abs(k)), k)
+    return (lambda t, y: J @ y + (1.0 if y.ndim == 1 else np.ones((n, 1)))), J
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_without_cudss_a_banded_jacobian_is_factorised_dense(H_dense, method):
+    """Without cuDSS a sparse Jacobian that is not tridiagonal (small) is factorised by the dense
+    LU and reaches SciPy's solution (SuperLU), for `jac` sparse, a callable returning one, and
+    `jac_sparsity`."""
+    import scipy.sparse
+
+    rng = np.random.default_rng()
+    n = 12
+    fun, J = banded_problem(n, rng)
+    y0 = rng.uniform(-1, 1, n)
+    kw = dict(method=method, rtol=RTOL, atol=ATOL, t_eval=np.linspace(0, 1, 4))
+    for jkw in (dict(jac=scipy.sparse.csc_array(J)), dict(jac=lambda t, y: scipy.sparse.csr_array(J)),
+                dict(jac_sparsity=J != 0, vectorized=True)):
+        close(H_dense.solve_ivp(fun, [0, 1], y0, **kw, **jkw), si.solve_ivp(fun, [0, 1], y0, **kw, **jkw))
+        solver = getattr(H_dense, method)(fun, 0, y0, 1, **{k: v for k, v in jkw.items() if k != "vectorized"})
+        assert solver.sparse_lu_kind == "dense" and scipy.sparse.issparse(solver.J)
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_without_cudss_a_large_jacobian_is_refused_before_allocating(H_dense, method):
+    """Without cuDSS a sparse Jacobian past DENSE_MAX_ROWS rows that is not tridiagonal raises
+    ImportError naming the extra and the dense copy's size, before any n x n allocation (it used to
+    expand it: 7.28 TiB at n = 1e6) and, with `jac_sparsity`, before the differences."""
+    import scipy.sparse
+
+    n = 10**6
+    band = scipy.sparse.diags([1.0, 1.0, -4.0, 1.0, 1.0], [-2, -1, 0, 1, 2], shape=(n, n), format="csc")
+    calls = []
+
+    def fun(t, y):
+        calls.append(np.shape(y))
+        return -y
+    y0 = np.ones(n)
+    with pytest.raises(ImportError, match=r"1000000 x 1000000.*8,000,000,000,000 bytes.*pip install 'cuarray\[cudss\]'"):
+        getattr(H_dense, method)(fun, 0, y0, 1, jac=band)
+    with pytest.raises(ImportError, match=r"pip install 'cuarray\[cudss\]'"):
+        getattr(H_dense, method)(fun, 0, y0, 1, jac=lambda t, y: band)
+    m = 20000  # past DENSE_MAX_ROWS (16384); a smaller pattern keeps `host_pattern` cheap
+    calls.clear()
+    with pytest.raises(ImportError, match=r"20000 x 20000.*pip install 'cuarray\[cudss\]'"):
+        getattr(H_dense, method)(fun, 0, np.ones(m), 1, jac_sparsity=band[:m, :m])
+    assert all(c == (m,) for c in calls), set(calls)  # no difference was taken
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_without_cudss_a_large_tridiagonal_jacobian_is_solved(H_dense, method):
+    """Without cuDSS a tridiagonal Jacobian of any size stays sparse and its iteration matrices are
+    solved as banded (O(n)): the heat equation's first mode, y0 = sin(pi x) at n = 2e5 points,
+    decays as exp(lam t) with the second difference's eigenvalue lam; a few steps at rtol 1e-6 stay
+    within 1e-4 of it (the BDF/Radau local errors are held to about rtol |y| a step)."""
+    import scipy.sparse
+
+    n = 200_000
+    x = np.arange(1, n + 1) / (n + 1)
+    d2 = (n + 1) ** 2
+    J = scipy.sparse.diags([d2, -2.0 * d2, d2], [-1, 0, 1], shape=(n, n), format="csc")
+    lam = -4 * d2 * np.sin(np.pi / (2 * (n + 1))) ** 2
+    solver = getattr(H_dense, method)(lambda t, y: J @ y, 0, np.sin(np.pi * x), 1, jac=J, rtol=RTOL, atol=ATOL)
+    assert solver.sparse_lu_kind == "tridiagonal"
+    for _ in range(3):
+        solver.step()
+        assert solver.status == "running"
+    np.testing.assert_allclose(solver.y, np.sin(np.pi * x) * np.exp(lam * solver.t), rtol=1e-4, atol=1e-9)
 
 
 def test_sparse_differences_are_scipys():

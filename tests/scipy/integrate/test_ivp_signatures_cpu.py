@@ -8,7 +8,8 @@ import scipy.integrate as si
 
 from cuarray.scipy import integrate as ci
 
-ODE_NAMES = ["solve_ivp", "OdeSolver", "DenseOutput", "OdeSolution", "RK23", "RK45", "DOP853", "Radau", "BDF", "LSODA", "odeint"]
+ODE_NAMES = ["solve_ivp", "OdeSolver", "DenseOutput", "OdeSolution", "RK23", "RK45", "DOP853", "Radau", "BDF", "LSODA", "odeint",
+             "ode", "complex_ode"]
 
 
 @pytest.mark.parametrize("name", ODE_NAMES)

@@ -151,3 +151,55 @@ def test_bad_input(dev):
     assert np.isnan(H(y)[-1]).all()
     with pytest.raises(ValueError, match="complex"):
         ci.solve_ivp(lambda t, y: -y, [0, 1], cuarray.ones(2) + 1j, method="LSODA")
+
+
+@pytest.mark.parametrize("ml, mu", LP.BANDS)
+def test_banded_jacobian_kept_as_band(ml, mu):
+    """A stiff banded linear problem (`lsoda_problems.banded`: contracting, I - c J diagonally
+    dominant) by solve_ivp's LSODA with lband/uband (differences; a packed device `jac`) and odeint
+    with ml/mu: within LSODA's error bound of the exact solution, as SciPy's with the same band
+    (the CPU test checks that on the host copies over 300 draws)."""
+    rng = np.random.default_rng()
+    n = 8
+    J = LP.banded(n, ml, mu, rng)
+    b, y0, t = rng.uniform(-1, 1, n), rng.uniform(-1, 1, n), np.linspace(0, 4, 5)
+    want = LP.exact_linear(J, b, y0, t)
+    Jd, bd, ab = cuarray.asarray(J), cuarray.asarray(b), cuarray.asarray(LP.packed(J, ml, mu))
+
+    def check(y, nst, what):
+        bound = nst * (RTOL * np.max(np.abs(want), axis=1) + ATOL)
+        err = np.max(np.abs(y - want), axis=1)
+        assert np.all(err <= bound), f"{what}: error / bound = {(err / bound).max():.3g}"
+
+    def f(s, y):
+        return Jd @ y + (bd if y.ndim == 1 else bd[:, None])
+    kw = dict(method="LSODA", t_eval=t, rtol=RTOL, atol=ATOL, lband=ml, uband=mu)
+    for jkw in (dict(vectorized=True), dict(jac=lambda s, y: ab)):
+        res = ci.solve_ivp(f, (0, 4), cuarray.asarray(y0), **kw, **jkw)
+        assert res.success and res.njev > 0, res.message
+        check(H(res.y), res.nfev, "solve_ivp " + str(list(jkw)))
+    y, info = ci.odeint(lambda y, s: f(s, y), cuarray.asarray(y0), t, ml=ml, mu=mu, rtol=RTOL, atol=ATOL,
+                        full_output=True, mxstep=5000)
+    assert info["message"] == "Integration successful." and info["nje"][-1] > 0
+    check(H(y).T, info["nst"][-1], "odeint")
+
+
+def test_large_tridiagonal_band():
+    """The heat equation's first mode at n = 1e6 points with lband = uband = 1 (a dense Jacobian
+    would take 8 TB): each Newton solve is gtsv2's on the band; the solution reaches the exact
+    decay exp(lam t) within steps x rtol (the flow contracts)."""
+    n = 10**6
+    d2 = float((n + 1) ** 2)
+    x = np.arange(1, n + 1) / (n + 1)
+
+    def f(t, y):
+        z = y[:1] * 0.0
+        z = z if y.ndim == 1 else cuarray.zeros((1,) + y.shape[1:])
+        p = cuarray.concatenate([z, y, z])
+        return (p[:-2] - 2 * p[1:-1] + p[2:]) * d2
+    lam = -4 * d2 * np.sin(np.pi / (2 * (n + 1))) ** 2
+    res = ci.solve_ivp(f, (0, 0.01), cuarray.asarray(np.sin(np.pi * x)), method="LSODA", lband=1, uband=1,
+                       rtol=1e-6, atol=1e-9, vectorized=True)
+    assert res.success and res.njev > 0, res.message
+    err = np.abs(H(res.y[:, -1]) - np.sin(np.pi * x) * np.exp(lam * 0.01)).max()
+    assert err <= len(res.t) * 1e-6, err
