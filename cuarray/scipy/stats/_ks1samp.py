@@ -29,7 +29,7 @@ from . import _distn_continuous, _distn_discrete, _distn_gamma, _distn_real_shap
 from ._ks import KstestResult, ks_2samp
 from ._multisample import TOO_SMALL, keep_dims, samples_last
 
-__all__ = ["ks_1samp", "kstest"]
+__all__ = ["ks_1samp", "kstest", "one_sample", "nan_results", "distribution"]
 
 # SciPy's warning for slices left empty by nan_policy='omit'
 OMIT_TOO_SMALL = ("After omitting NaNs, one or more axis-slices of one or more sample arguments is too small; "
@@ -37,7 +37,7 @@ OMIT_TOO_SMALL = ("After omitting NaNs, one or more axis-slices of one or more s
                   "requirements.")
 
 
-def _distribution(name):
+def distribution(name):
     """cuarray's distribution of SciPy's name (SciPy's AttributeError for a name it lacks)."""
     for module in (_distn_continuous, _distn_gamma, _distn_real_shape, _distn_discrete):
         if name in getattr(module, "__all__", ()) or hasattr(getattr(module, name, None), "cdf"):
@@ -93,38 +93,48 @@ def _statistic(rows, cdf, args, alternative, method, counts):
     return d, clip(p, 0.0, 1.0).astype(dt), loc, sign
 
 
+def one_sample(x, axis, nan_policy, fn):
+    """(the sample's slices as rows (B, n), the batch shape, whether it is one sample, the input's
+    ndim, each row's NaN flag (None where no row holds one: the one read), each row's count of
+    values under 'omit' with NaNs (None otherwise))."""
+    (a,), batch, one, ndim_in = samples_last([x], axis, nan_policy, fn)
+    rows = a.reshape(int(numpy.prod(batch)), a.shape[-1])
+    nan = any_(isnan(rows), axis=-1) if rows.size else None
+    if nan is not None and not bool(any_(nan).get()):
+        nan = None
+    counts = rows.shape[-1] - sum_(isnan(rows), axis=-1) if nan is not None and nan_policy == "omit" else None
+    return rows, batch, one, ndim_in, nan, counts
+
+
+def nan_results(out, rows, nan, counts, least, one):
+    """SciPy's NaN results: the rows holding a NaN ('propagate': every result then in the sample's
+    dtype) or left with fewer than `least` values ('omit', with SciPy's warning: the results of a
+    batch then in their common dtype)."""
+    bad = nan
+    if counts is not None:
+        bad = counts < least
+        if bool(any_(bad).get()):  # one read, for the warning
+            warnings.warn(OMIT_TOO_SMALL, RuntimeWarning, stacklevel=4)
+        else:
+            bad = None
+    if bad is None and (counts is None or one):
+        return out
+    dt = rows.dtype if counts is None else numpy.result_type(*(o.dtype for o in out))
+    return [(o if bad is None else where(bad, numpy.nan, o)).astype(dt) for o in out]
+
+
 def _one_sample(x, cdf, args, alternative, method, axis, nan_policy, keepdims, fn):
     if method not in ("auto", "exact", "approx", "asymp"):
         raise ValueError(f"Invalid value for method: {method!r}. Must be one of 'auto', 'exact', 'approx', 'asymp'.")
     alternative = {"t": "two-sided", "g": "greater", "l": "less"}.get(str(alternative).lower()[:1], alternative)
     if alternative not in ("two-sided", "greater", "less"):
         raise ValueError(f"Unexpected value alternative={alternative!r}")
-    (a,), batch, one, ndim_in = samples_last([x], axis, nan_policy, fn)
-    rows = a.reshape(int(numpy.prod(batch)), a.shape[-1])
-    nan = any_(isnan(rows), axis=-1) if rows.size else None
-    if nan is not None and not bool(any_(nan).get()):  # the one read: whether any slice holds a NaN
-        nan = None
-    counts = None
-    if nan is not None and nan_policy == "omit":
-        counts = rows.shape[-1] - sum_(isnan(rows), axis=-1)
+    rows, batch, one, ndim_in, nan, counts = one_sample(x, axis, nan_policy, fn)
     if rows.shape[-1] == 0:
         warnings.warn(TOO_SMALL, RuntimeWarning, stacklevel=3)
         out = [full(rows.shape[:-1], numpy.nan, dtype=rows.dtype) for _ in range(4)]
     else:
-        out = list(_statistic(rows, cdf, args, alternative, method, counts))
-        left_empty = None
-        if counts is not None:
-            left_empty = counts == 0
-            if bool(any_(left_empty).get()):
-                warnings.warn(OMIT_TOO_SMALL, RuntimeWarning, stacklevel=3)
-            else:
-                left_empty = None
-        bad = nan if counts is None else left_empty
-        if bad is not None or (counts is not None and not one):  # SciPy's NaN slices: the sign floating
-            fdt = numpy.result_type(numpy.int8, rows.dtype)
-            out[3] = out[3].astype(fdt)
-            if bad is not None:
-                out = [where(bad, numpy.nan, o).astype(numpy.result_type(o.dtype, rows.dtype)) for o in out]
+        out = nan_results(list(_statistic(rows, cdf, args, alternative, method, counts)), rows, nan, counts, 1, one)
     out = keep_dims([o.reshape(batch) for o in out], axis, keepdims, ndim_in)
     return KstestResult(*out)
 
@@ -166,11 +176,11 @@ def kstest(rvs, cdf, args=(), N=20, alternative="two-sided", method="auto", *, a
     if alternative not in ("two-sided", "greater", "less"):
         raise ValueError(f"Unexpected alternative: {alternative}")
     if isinstance(rvs, str):
-        rvs = _distribution(rvs).rvs(*args, size=N)
+        rvs = distribution(rvs).rvs(*args, size=N)
     elif callable(rvs):
         rvs = rvs(*args, size=N)
     if isinstance(cdf, str):
-        cdf = ndtr if cdf == "norm" else _distribution(cdf).cdf  # SciPy's shortcut for 'norm'
+        cdf = ndtr if cdf == "norm" else distribution(cdf).cdf  # SciPy's shortcut for 'norm'
     if callable(cdf):
         return _one_sample(rvs, cdf, args, alternative, method, axis, nan_policy, keepdims, "kstest")
     return ks_2samp(rvs, cdf, alternative, method, axis=axis, nan_policy=nan_policy, keepdims=keepdims)
