@@ -39,6 +39,7 @@ from ._rank_tests import mannwhitneyu as mannwhitneyu
 from ._ks import ks_2samp as ks_2samp
 from ._ks1samp import ks_1samp as ks_1samp
 from ._ks1samp import kstest as kstest
+from ._cvm import cramervonmises as cramervonmises
 from ._wilcoxon import wilcoxon as wilcoxon
 from ._kendall import kendalltau as kendalltau
 from ._anova import f_oneway as f_oneway

@@ -107,20 +107,20 @@ def one_sample(x, axis, nan_policy, fn):
 
 
 def nan_results(out, rows, nan, counts, least, one):
-    """SciPy's NaN results: the rows holding a NaN ('propagate': every result then in the sample's
-    dtype) or left with fewer than `least` values ('omit', with SciPy's warning: the results of a
-    batch then in their common dtype)."""
-    bad = nan
-    if counts is not None:
-        bad = counts < least
-        if bool(any_(bad).get()):  # one read, for the warning
-            warnings.warn(OMIT_TOO_SMALL, RuntimeWarning, stacklevel=4)
-        else:
-            bad = None
-    if bad is None and (counts is None or one):
+    """SciPy's results where NaNs are present: NaN for the rows holding one ('propagate') or left
+    with fewer than `least` values ('omit', with SciPy's warning). Their dtypes are those of SciPy's
+    slice-by-slice path (`apply_along_axis`, which takes the first slice's): the sample's where the
+    first slice is NaN, else the results' common dtype; one sample keeps its own where it is not."""
+    if nan is None:
         return out
-    dt = rows.dtype if counts is None else numpy.result_type(*(o.dtype for o in out))
-    return [(o if bad is None else where(bad, numpy.nan, o)).astype(dt) for o in out]
+    bad = nan if counts is None else counts < least
+    flags = numpy.asarray(bad.get())  # one read: the NaN slices
+    if counts is not None and flags.any():
+        warnings.warn(OMIT_TOO_SMALL, RuntimeWarning, stacklevel=4)
+    if one and not flags[0]:
+        return out
+    dt = rows.dtype if flags[0] else numpy.result_type(*(o.dtype for o in out))
+    return [where(bad, numpy.nan, o).astype(dt) for o in out]
 
 
 def _one_sample(x, cdf, args, alternative, method, axis, nan_policy, keepdims, fn):
