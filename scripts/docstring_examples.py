@@ -578,6 +578,8 @@ SCIPY_ROUTINES = {
                    "round(float(res.statistic), 6), round(float(res.pvalue), 6)"],
         "cramervonmises": ["res = stats.cramervonmises(cuarray.array([-1.2, -0.3, 0.1, 0.4, 1.5, 0.8]), 'norm')",
                            "round(float(res.statistic), 6), round(float(res.pvalue), 6)"],
+        "ranksums": ["x, y = cuarray.array([1.1, 2.3, 0.4, 3.8, 2.9]), cuarray.array([3.5, 4.1, 5.2, 2.7])",
+                     "res = stats.ranksums(x, y)", "round(float(res.statistic), 6), round(float(res.pvalue), 6)"],
         "chisquare": ["res = stats.chisquare(cuarray.array([16., 18., 16., 14., 12., 12.]))",
                       "round(float(res.statistic), 6), round(float(res.pvalue), 6)"],
         "power_divergence": ["obs = cuarray.array([16., 18., 16., 14., 12., 12.])",

@@ -40,6 +40,7 @@ from ._ks import ks_2samp as ks_2samp
 from ._ks1samp import ks_1samp as ks_1samp
 from ._ks1samp import kstest as kstest
 from ._cvm import cramervonmises as cramervonmises
+from ._ranksums import ranksums as ranksums
 from ._wilcoxon import wilcoxon as wilcoxon
 from ._kendall import kendalltau as kendalltau
 from ._anova import f_oneway as f_oneway

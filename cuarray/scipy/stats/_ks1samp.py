@@ -27,15 +27,9 @@ from ..._sorting.sorting import sort
 from ..special._stats import kolmogorov, ndtr, smirnov
 from . import _distn_continuous, _distn_discrete, _distn_gamma, _distn_real_shape
 from ._ks import KstestResult, ks_2samp
-from ._multisample import TOO_SMALL, keep_dims, samples_last
+from ._multisample import OMIT_TOO_SMALL, TOO_SMALL, keep_dims, samples_last
 
 __all__ = ["ks_1samp", "kstest", "one_sample", "nan_results", "distribution"]
-
-# SciPy's warning for slices left empty by nan_policy='omit'
-OMIT_TOO_SMALL = ("After omitting NaNs, one or more axis-slices of one or more sample arguments is too small; "
-                  "corresponding elements of returned arrays will be NaN. See documentation for sample size "
-                  "requirements.")
-
 
 def distribution(name):
     """cuarray's distribution of SciPy's name (SciPy's AttributeError for a name it lacks)."""

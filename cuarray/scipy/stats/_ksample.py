@@ -64,7 +64,7 @@ def _run(test, result, samples, axis, nan_policy, keepdims, fn, paired=False, to
         warnings.warn(TOO_SMALL, RuntimeWarning, stacklevel=3)
         nan = full(batch, numpy.nan, dtype=samples[0].dtype)
         return result(*keep_dims([nan] * len(result._fields), axis, keepdims, ndim_in))
-    out = per_slice(test, samples, batch, paired) if nan_policy == "omit" else None
+    out = per_slice(test, samples, batch, paired, too_small) if nan_policy == "omit" else None
     if out is None:
         out = test(*samples)
     return result(*keep_dims(list(out), axis, keepdims, ndim_in))

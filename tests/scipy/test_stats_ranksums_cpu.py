@@ -1,0 +1,95 @@
+"""ranksums without a GPU: the module (`_ranksums`) run with NumPy in place of cuarray's routines
+(stats_tests_host) against scipy.stats over a grid (dtypes, ties, broadcasting, each axis,
+negative and None, keepdims, alternatives, NaNs propagated/omitted/raised, empty samples, lists),
+its errors and the signature."""
+
+from __future__ import annotations
+
+import inspect
+import warnings
+
+import numpy as np
+import pytest
+
+sst = pytest.importorskip("scipy.stats")
+
+from cuarray.scipy import stats as cst  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def H(stats_host):
+    return stats_host["_ranksums"]
+
+
+def _call(f, *args, **kw):
+    with warnings.catch_warnings(record=True) as w, np.errstate(all="ignore"):
+        warnings.simplefilter("always")
+        out = f(*args, **kw)
+    return out, [str(x.message) for x in w if issubclass(x.category, RuntimeWarning)]
+
+
+def _same(got, want):
+    for g, w in zip(got, want):
+        g, w = np.asarray(g), np.asarray(w)
+        assert g.shape == w.shape and g.dtype == w.dtype, (g.shape, w.shape, g.dtype, w.dtype)
+        # ranks are exact (halves); z and ndtr the same formulas: equal to the last bits
+        np.testing.assert_allclose(g, w, rtol=1e-12, atol=0, equal_nan=True)
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32", "int64"])
+@pytest.mark.parametrize("xs,ys,axis,keepdims", [((20,), (15,), 0, False), ((4, 9), (4, 7), 1, True),
+                                                 ((9, 3), (6, 1), 0, False), ((3, 4), (2, 5), None, True),
+                                                 ((2, 3, 8), (3, 5), -1, False), ((7, 2), (5, 2), -2, True)])
+def test_values_as_scipy(H, dtype, xs, ys, axis, keepdims):
+    rng = np.random.default_rng()
+    x, y = rng.standard_normal(xs), rng.standard_normal(ys) + 0.4
+    if dtype == "int64":  # ties
+        x, y = np.round(x * 2), np.round(y * 2)
+    x, y = x.astype(dtype), y.astype(dtype)
+    for alternative in ("two-sided", "less", "greater"):
+        kw = {"alternative": alternative, "axis": axis, "keepdims": keepdims}
+        _same(_call(H.ranksums, x, y, **kw)[0], _call(sst.ranksums, x, y, **kw)[0])
+
+
+@pytest.mark.parametrize("policy", ["propagate", "omit", "raise"])
+@pytest.mark.parametrize("xs,ys,axis", [((20,), (12,), 0), ((4, 12), (4, 9), 1), ((3, 10), (2, 6), None)])
+def test_nan_policy_as_scipy(H, policy, xs, ys, axis):
+    rng = np.random.default_rng()
+    x, y = rng.standard_normal(xs), rng.standard_normal(ys)
+    x[rng.random(xs) < 0.15] = np.nan
+    x.flat[0] = np.nan
+    if len(xs) == 2 and axis == 1:
+        y[1] = np.nan  # a slice left empty after omitting
+    kw = {"axis": axis, "nan_policy": policy}
+    if policy == "raise":
+        for f in (H.ranksums, sst.ranksums):
+            with pytest.raises(ValueError, match="nan"):
+                f(x, y, **kw)
+        return
+    (got, got_w), (want, want_w) = (_call(f, x, y, **kw) for f in (H.ranksums, sst.ranksums))
+    _same(got, want)
+    assert bool(got_w) == bool(want_w), (got_w, want_w)
+
+
+@pytest.mark.parametrize("xs,ys", [((0,), (3,)), ((1,), (1,)), ((2, 0), (2, 3))])
+def test_small_samples_as_scipy(H, xs, ys):
+    x, y = np.random.default_rng().standard_normal(xs), np.random.default_rng().standard_normal(ys)
+    (got, got_w), (want, want_w) = (_call(f, x, y, axis=-1) for f in (H.ranksums, sst.ranksums))
+    _same(got, want)
+    assert bool(got_w) == bool(want_w), (got_w, want_w)
+
+
+def test_lists_and_errors(H):
+    _same(H.ranksums([1, 5, 2, 8], [3, 3, 9]), sst.ranksums([1, 5, 2, 8], [3, 3, 9]))
+    x = np.arange(5.0)
+    for f in (H.ranksums, sst.ranksums):
+        with pytest.raises(np.exceptions.AxisError):
+            f(x, x, axis=1)
+        with pytest.raises(ValueError, match="alternative"):
+            f(x, x, alternative="sideways")
+    with pytest.raises(TypeError):  # SciPy ranks the complex numbers' real parts silently
+        H.ranksums(x + 1j, x)
+
+
+def test_signature_as_scipy():
+    assert inspect.signature(cst.ranksums) == inspect.signature(sst.ranksums)
