@@ -583,6 +583,8 @@ SCIPY_ROUTINES = {
         "anderson": ["x = cuarray.array([-1.2, -0.3, 0.1, 0.4, 1.5, 0.8, 2.1, -0.7])",
                      "res = stats.anderson(x, method='interpolate')",
                      "round(float(res.statistic), 6), round(float(res.pvalue), 6)"],
+        "shapiro": ["res = stats.shapiro(cuarray.array([2.1, 3.4, 1.9, 5.6, 4.4, 3.0, 2.8, 7.9, 3.3, 4.1]))",
+                    "round(float(res.statistic), 6), round(float(res.pvalue), 6)"],
         "chisquare": ["res = stats.chisquare(cuarray.array([16., 18., 16., 14., 12., 12.]))",
                       "round(float(res.statistic), 6), round(float(res.pvalue), 6)"],
         "power_divergence": ["obs = cuarray.array([16., 18., 16., 14., 12., 12.])",

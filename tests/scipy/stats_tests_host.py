@@ -10,7 +10,7 @@ import scipy.special as sc
 
 from cuarray.testing.fake_device import host_modules
 
-MODULES = ("_omit", "_descriptive", "_correlation", "_multisample", "_normality", "_goodness", "_anova", "_trimmed", "_ksample", "_fdr", "_brunnermunzel", "_frequency", "_theilslopes", "_contingency", "_ks1samp", "_cvm", "_ranksums", "_anderson")
+MODULES = ("_omit", "_descriptive", "_correlation", "_multisample", "_normality", "_goodness", "_anova", "_trimmed", "_ksample", "_fdr", "_brunnermunzel", "_frequency", "_theilslopes", "_contingency", "_ks1samp", "_cvm", "_ranksums", "_anderson", "_rank_tests", "_shapiro")
 
 
 class HostArray(np.ndarray):

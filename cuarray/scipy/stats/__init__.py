@@ -42,6 +42,7 @@ from ._ks1samp import kstest as kstest
 from ._cvm import cramervonmises as cramervonmises
 from ._ranksums import ranksums as ranksums
 from ._anderson import anderson as anderson
+from ._shapiro import shapiro as shapiro
 from ._wilcoxon import wilcoxon as wilcoxon
 from ._kendall import kendalltau as kendalltau
 from ._anova import f_oneway as f_oneway
