@@ -1,11 +1,12 @@
 """shapiro of scipy.stats (the Shapiro-Wilk test) on the device, as SciPy 1.18 computes it: each
-slice sorted and moved by its middle value, Royston's approximate coefficients (P. Royston,
-"Approximating the Shapiro-Wilk W-test for non-normality", Statistics and Computing 2, 1992,
-section 2.2: the normal scores m_i = ndtri((i - 3/8)/(n + 1/4)), the two outer pairs by his
+slice sorted and moved by its middle value, Royston's approximate coefficients (P. Royston, "A
+toolkit for testing for non-normality in complete and censored samples", The Statistician 42,
+1993, section 2.2: the normal scores m_i = ndtri((i - 3/8)/(n + 1/4)), the two outer pairs by his
 polynomials in 1/sqrt(n)) computed once on the device for the slice length, W from one product
 and one sum of squares of every slice at once, and the p-value by his normalizing transformations
-(Table 1; the exact null distribution for n = 3). SciPy 1.17's swilk.c (the AS R94 algorithm)
-gives the same values to about 1e-7. `nan_policy='omit'` runs once per distinct count of values."""
+(Table 1; the exact null distribution for n = 3, Shapiro and Wilk 1965). SciPy 1.17 ran swilk.c
+(Royston's AS R94), whose values differ by about 1e-7. `nan_policy='omit'` runs once per distinct
+count of values."""
 
 from __future__ import annotations
 
