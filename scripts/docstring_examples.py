@@ -580,6 +580,8 @@ SCIPY_ROUTINES = {
                            "round(float(res.statistic), 6), round(float(res.pvalue), 6)"],
         "ranksums": ["x, y = cuarray.array([1.1, 2.3, 0.4, 3.8, 2.9]), cuarray.array([3.5, 4.1, 5.2, 2.7])",
                      "res = stats.ranksums(x, y)", "round(float(res.statistic), 6), round(float(res.pvalue), 6)"],
+        "mood": ["x, y = cuarray.array([1.1, 2.3, 0.4, 3.8, 2.9, 5.0]), cuarray.array([2.5, 3.1, 2.7, 3.0])",
+                 "res = stats.mood(x, y)", "round(float(res.statistic), 6), round(float(res.pvalue), 6)"],
         "anderson": ["x = cuarray.array([-1.2, -0.3, 0.1, 0.4, 1.5, 0.8, 2.1, -0.7])",
                      "res = stats.anderson(x, method='interpolate')",
                      "round(float(res.statistic), 6), round(float(res.pvalue), 6)"],

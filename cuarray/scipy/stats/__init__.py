@@ -41,6 +41,7 @@ from ._ks1samp import ks_1samp as ks_1samp
 from ._ks1samp import kstest as kstest
 from ._cvm import cramervonmises as cramervonmises
 from ._ranksums import ranksums as ranksums
+from ._ranksums import mood as mood
 from ._anderson import anderson as anderson
 from ._shapiro import shapiro as shapiro
 from ._wilcoxon import wilcoxon as wilcoxon

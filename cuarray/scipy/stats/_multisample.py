@@ -66,14 +66,17 @@ def per_slice(test, samples, batch, paired=False, too_small=0):
     """`test(*one_d_samples)` -> tuple of 0-d arrays, on each slice's non-NaN values of each
     sample (with `paired`, the positions where no sample holds a NaN), stacked back to the batch's
     shape; None when no sample holds a NaN. A slice left with at most `too_small` values in a
-    sample gets SciPy's warning (the test gives its NaN)."""
+    sample (or whose counts a callable `too_small(*counts)` finds too small) gets SciPy's warning
+    (the test gives its NaN)."""
     if not has_nan(samples):
         return None
     rows = [s.reshape(-1, s.shape[-1]) for s in samples]
     keep = [numpy.asarray((~isnan(r)).get()) for r in rows]  # the one read of the NaN masks
     if paired:
         keep = [numpy.logical_and.reduce(keep)] * len(keep)
-    if any((k.sum(axis=-1) <= too_small).any() for k in keep):
+    counts = [k.sum(axis=-1) for k in keep]
+    small = too_small(*counts) if callable(too_small) else numpy.logical_or.reduce([c <= too_small for c in counts])
+    if numpy.any(small):
         warnings.warn(OMIT_TOO_SMALL, RuntimeWarning, stacklevel=4)
     outs = []
     for i in range(rows[0].shape[0]):
