@@ -3,7 +3,9 @@ by path)."""
 
 import importlib.util
 import pathlib
+import warnings
 
+import numpy as np
 import pytest
 
 
@@ -15,3 +17,17 @@ def stats_host():
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module.host_stats_tests()
+
+
+@pytest.fixture(scope="session")
+def warned():
+    """`warned(f, *args, **kw)` -> (f's result, the messages of the RuntimeWarnings the call
+    emitted itself): NumPy's floating-point warnings are silenced and left out, the device's
+    arithmetic raising none, so what is compared is SciPy's own warnings (too small, ...)."""
+    def call(f, *args, **kw):
+        with warnings.catch_warnings(record=True) as w, np.errstate(all="ignore"):
+            warnings.simplefilter("always")
+            out = f(*args, **kw)
+        return out, [str(x.message) for x in w if issubclass(x.category, RuntimeWarning)
+                     and "encountered" not in str(x.message)]
+    return call

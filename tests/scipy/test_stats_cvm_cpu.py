@@ -6,7 +6,6 @@ samples too small, lists), its errors and the signature."""
 from __future__ import annotations
 
 import inspect
-import warnings
 
 import numpy as np
 import pytest
@@ -24,11 +23,6 @@ def H(stats_host):
     return stats_host["_cvm"]
 
 
-def _call(f, *args, **kw):
-    with warnings.catch_warnings(record=True) as w, np.errstate(all="ignore"):
-        warnings.simplefilter("always")
-        out = f(*args, **kw)
-    return out, [str(x.message) for x in w if issubclass(x.category, RuntimeWarning)]
 
 
 def _same(got, want, rtol):
@@ -44,7 +38,7 @@ def _same(got, want, rtol):
 @pytest.mark.parametrize("dtype", ["float64", "float32", "int64"])
 @pytest.mark.parametrize("shape,axis,keepdims", [((30,), 0, False), ((5, 12), 1, True), ((12, 3, 2), 0, False),
                                                  ((4, 9), None, True), ((3, 4, 7), -1, False), ((8, 3), -2, True)])
-def test_values_as_scipy(H, dtype, shape, axis, keepdims):
+def test_values_as_scipy(H, dtype, shape, axis, keepdims, warned):
     rng = np.random.default_rng()
     a = rng.standard_normal(shape) * 1.2 + 0.2
     a = (np.round(a * 3) if dtype == "int64" else a).astype(dtype)
@@ -52,7 +46,7 @@ def test_values_as_scipy(H, dtype, shape, axis, keepdims):
     # the same formulas in the same order; the series' Bessel terms agree to a few ulps, so the
     # statistic and p-value to ~1e-14 (float32 samples: the same, in float32 where SciPy is)
     for cdf in (sst.norm.cdf, sc.ndtr):
-        _same(_call(H.cramervonmises, a, cdf, **kw)[0], _call(sst.cramervonmises, a, cdf, **kw)[0],
+        _same(warned(H.cramervonmises, a, cdf, **kw)[0], warned(sst.cramervonmises, a, cdf, **kw)[0],
               1e-10 if dtype != "float32" or cdf is sst.norm.cdf else 1e-5)
 
 
@@ -67,7 +61,7 @@ def test_args_and_lists(H):
 @pytest.mark.parametrize("policy", ["propagate", "omit", "raise"])
 @pytest.mark.parametrize("shape,axis", [((25,), 0), ((6, 14), 1), ((14, 5), 0), ((3, 10), None)])
 @pytest.mark.parametrize("dtype,first_clean", [("float64", False), ("float32", False), ("float32", True)])
-def test_nan_policy_as_scipy(H, policy, shape, axis, dtype, first_clean):
+def test_nan_policy_as_scipy(H, policy, shape, axis, dtype, first_clean, warned):
     """With NaNs SciPy's result dtypes follow its slice-by-slice path (the first slice's)."""
     rng = np.random.default_rng()
     a = rng.standard_normal(shape).astype(dtype)
@@ -84,15 +78,15 @@ def test_nan_policy_as_scipy(H, policy, shape, axis, dtype, first_clean):
                 f(a, sc.ndtr, **kw)
         return
     for cdf in (sc.ndtr, sst.norm.cdf):
-        (got, got_w), (want, want_w) = (_call(f, a, cdf, **kw) for f in (H.cramervonmises, sst.cramervonmises))
+        (got, got_w), (want, want_w) = (warned(f, a, cdf, **kw) for f in (H.cramervonmises, sst.cramervonmises))
         _same(got, want, 1e-10 if dtype == "float64" or cdf is sst.norm.cdf else 1e-5)
         assert bool(got_w) == bool(want_w), (got_w, want_w)
 
 
 @pytest.mark.parametrize("shape,axis", [((0,), 0), ((1,), 0), ((2,), 0), ((3, 0), 1), ((0, 4), 0)])
-def test_small_samples_as_scipy(H, shape, axis):
+def test_small_samples_as_scipy(H, shape, axis, warned):
     a = np.random.default_rng().standard_normal(shape)
-    (got, got_w), (want, want_w) = (_call(f, a, sc.ndtr, axis=axis) for f in (H.cramervonmises, sst.cramervonmises))
+    (got, got_w), (want, want_w) = (warned(f, a, sc.ndtr, axis=axis) for f in (H.cramervonmises, sst.cramervonmises))
     _same(got, want, 1e-10)
     assert bool(got_w) == bool(want_w), (got_w, want_w)
 

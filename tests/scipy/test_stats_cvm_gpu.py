@@ -4,7 +4,6 @@ NaNs propagated and omitted, samples too small."""
 
 from __future__ import annotations
 
-import warnings
 
 import numpy as np
 import pytest
@@ -22,12 +21,6 @@ import cuarray  # noqa: E402
 from cuarray.scipy import stats as cst  # noqa: E402
 
 
-def _run(f, *args, **kw):
-    with warnings.catch_warnings(record=True) as w:
-        warnings.simplefilter("always")
-        out = f(*args, **kw)
-    return out, [str(x.message) for x in w if issubclass(x.category, RuntimeWarning)
-                 and "encountered" not in str(x.message)]
 
 
 def _cmp(got, want, rtol):
@@ -42,7 +35,7 @@ def _cmp(got, want, rtol):
 @pytest.mark.parametrize("dtype", ["float64", "float32", "int64"])
 @pytest.mark.parametrize("shape,axis,keepdims", [((40,), 0, False), ((6, 25), 1, True), ((20, 3, 2), 0, False),
                                                  ((5, 9), None, True), ((4, 12), -2, False)])
-def test_as_scipy(dtype, shape, axis, keepdims):
+def test_as_scipy(dtype, shape, axis, keepdims, warned):
     rng = np.random.default_rng()
     a = rng.standard_normal(shape) * 1.2 + 0.2
     a = (np.round(a * 4) if dtype == "int64" else a).astype(dtype)
@@ -51,11 +44,11 @@ def test_as_scipy(dtype, shape, axis, keepdims):
     # the statistic (a sum of squares of differences of order 1/n) by ~1e-14 relative, the p-value
     # by ~1e-13 absolute. float32 (norm.cdf computes in float64: only the sample is rounded, as
     # SciPy's): the same.
-    _cmp(_run(cst.cramervonmises, cuarray.asarray(a), cst.norm.cdf, **kw)[0],
-         _run(sst.cramervonmises, a, sst.norm.cdf, **kw)[0], 1e-9)
+    _cmp(warned(cst.cramervonmises, cuarray.asarray(a), cst.norm.cdf, **kw)[0],
+         warned(sst.cramervonmises, a, sst.norm.cdf, **kw)[0], 1e-9)
     # 'norm' by name: cuarray's norm.cdf, SciPy's too (not its ndtr shortcut, which is kstest's)
-    _cmp(_run(cst.cramervonmises, cuarray.asarray(a), "norm", **kw)[0],
-         _run(sst.cramervonmises, a, "norm", **kw)[0], 1e-9)
+    _cmp(warned(cst.cramervonmises, cuarray.asarray(a), "norm", **kw)[0],
+         warned(sst.cramervonmises, a, "norm", **kw)[0], 1e-9)
 
 
 def test_names_callables_and_args():
@@ -73,29 +66,29 @@ def test_names_callables_and_args():
 
 @pytest.mark.parametrize("policy", ["propagate", "omit"])
 @pytest.mark.parametrize("first_clean", [False, True])
-def test_nans_as_scipy(policy, first_clean):
+def test_nans_as_scipy(policy, first_clean, warned):
     rng = np.random.default_rng()
     a = rng.standard_normal((5, 30))
     a[rng.random(a.shape) < 0.15] = np.nan
     a[0, 0], a[2, 1:] = np.nan, np.nan  # a slice left with one value after omitting
     if first_clean:  # SciPy's result dtypes follow the first slice's
         a[0] = rng.standard_normal(30)
-    (got, got_w), (want, want_w) = (_run(f, x, cdf, axis=1, nan_policy=policy) for f, x, cdf in
+    (got, got_w), (want, want_w) = (warned(f, x, cdf, axis=1, nan_policy=policy) for f, x, cdf in
                                     ((cst.cramervonmises, cuarray.asarray(a), cst.norm.cdf),
                                      (sst.cramervonmises, a, sst.norm.cdf)))
     _cmp(got, want, 1e-9)
     assert bool(got_w) == bool(want_w), (got_w, want_w)
     b = rng.standard_normal(20)
     b[3] = np.nan
-    _cmp(_run(cst.cramervonmises, cuarray.asarray(b), cst.norm.cdf, nan_policy=policy)[0],
-         _run(sst.cramervonmises, b, sst.norm.cdf, nan_policy=policy)[0], 1e-9)
+    _cmp(warned(cst.cramervonmises, cuarray.asarray(b), cst.norm.cdf, nan_policy=policy)[0],
+         warned(sst.cramervonmises, b, sst.norm.cdf, nan_policy=policy)[0], 1e-9)
 
 
 @pytest.mark.parametrize("shape,axis", [((0,), 0), ((1,), 0), ((2,), 0), ((3, 0), 1)])
-def test_small_samples_as_scipy(shape, axis):
+def test_small_samples_as_scipy(shape, axis, warned):
     a = np.random.default_rng().standard_normal(shape)
-    (got, got_w), (want, want_w) = (_run(cst.cramervonmises, cuarray.asarray(a), cst.norm.cdf, axis=axis),
-                                    _run(sst.cramervonmises, a, sst.norm.cdf, axis=axis))
+    (got, got_w), (want, want_w) = (warned(cst.cramervonmises, cuarray.asarray(a), cst.norm.cdf, axis=axis),
+                                    warned(sst.cramervonmises, a, sst.norm.cdf, axis=axis))
     _cmp(got, want, 1e-9)
     assert bool(got_w) == bool(want_w), (got_w, want_w)
 

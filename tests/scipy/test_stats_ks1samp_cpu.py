@@ -6,7 +6,6 @@ its argument errors and the signatures."""
 from __future__ import annotations
 
 import inspect
-import warnings
 
 import numpy as np
 import pytest
@@ -26,12 +25,6 @@ def H(stats_host):
     return stats_host["_ks1samp"]
 
 
-def _call(f, *args, **kw):
-    # NumPy's floating-point warnings silenced: the device raises none; the module's own compared
-    with warnings.catch_warnings(record=True) as w, np.errstate(all="ignore"):
-        warnings.simplefilter("always")
-        out = f(*args, **kw)
-    return out, [str(x.message) for x in w if issubclass(x.category, RuntimeWarning)]
 
 
 def _same(got, want, rtol):
@@ -46,7 +39,7 @@ def _same(got, want, rtol):
 @pytest.mark.parametrize("dtype", ["float64", "float32", "int64"])
 @pytest.mark.parametrize("shape,axis,keepdims", [((30,), 0, False), ((5, 12), 1, True), ((12, 3, 2), 0, False),
                                                  ((4, 9), None, True), ((3, 4, 7), -1, False), ((8, 3), -2, True)])
-def test_values_as_scipy(H, dtype, shape, axis, keepdims):
+def test_values_as_scipy(H, dtype, shape, axis, keepdims, warned):
     rng = np.random.default_rng()
     a = (rng.standard_normal(shape) * 1.3 + 0.2)
     a = np.round(a * 3) if dtype == "int64" else a  # integers: ties, as SciPy meets them
@@ -59,9 +52,9 @@ def test_values_as_scipy(H, dtype, shape, axis, keepdims):
     for alternative in ("two-sided", "less", "greater"):
         for method in ("auto", "exact", "asymp", "approx"):
             kw = {"alternative": alternative, "method": method, "axis": axis, "keepdims": keepdims}
-            _same(_call(H.ks_1samp, a, sst.norm.cdf, **kw)[0], _call(sst.ks_1samp, a, sst.norm.cdf, **kw)[0], rtol)
+            _same(warned(H.ks_1samp, a, sst.norm.cdf, **kw)[0], warned(sst.ks_1samp, a, sst.norm.cdf, **kw)[0], rtol)
             if method == "auto" and alternative == "two-sided":
-                _same(_call(H.kstest, a, "norm", **kw)[0], _call(sst.kstest, a, "norm", **kw)[0], rtol)
+                _same(warned(H.kstest, a, "norm", **kw)[0], warned(sst.kstest, a, "norm", **kw)[0], rtol)
 
 
 def test_args_and_lists(H):
@@ -75,7 +68,7 @@ def test_args_and_lists(H):
 @pytest.mark.parametrize("policy", ["propagate", "omit", "raise"])
 @pytest.mark.parametrize("shape,axis", [((25,), 0), ((6, 14), 1), ((14, 5), 0), ((3, 10), None)])
 @pytest.mark.parametrize("dtype,first_clean", [("float64", False), ("float32", False), ("float32", True)])
-def test_nan_policy_as_scipy(H, policy, shape, axis, dtype, first_clean):
+def test_nan_policy_as_scipy(H, policy, shape, axis, dtype, first_clean, warned):
     """With NaNs SciPy's result dtypes change (propagate: the sample's; omit N-D: the common one)."""
     rng = np.random.default_rng()
     a = rng.standard_normal(shape).astype(dtype)
@@ -92,16 +85,16 @@ def test_nan_policy_as_scipy(H, policy, shape, axis, dtype, first_clean):
                 f(a, sc.ndtr, **kw)
         return
     for alternative, cdf in (("two-sided", sc.ndtr), ("less", sst.norm.cdf)):
-        (got, got_w), (want, want_w) = (_call(f, a, cdf, alternative=alternative, **kw)
+        (got, got_w), (want, want_w) = (warned(f, a, cdf, alternative=alternative, **kw)
                                         for f in (H.ks_1samp, sst.ks_1samp))
         _same(got, want, 1e-12 if dtype == "float64" else 1e-4)  # float32: see test_values_as_scipy
         assert bool(got_w) == bool(want_w), (got_w, want_w)
 
 
 @pytest.mark.parametrize("shape,axis", [((0,), 0), ((3, 0), 1), ((0, 4), 0), ((1,), 0), ((5, 1), -1)])
-def test_small_samples_as_scipy(H, shape, axis):
+def test_small_samples_as_scipy(H, shape, axis, warned):
     a = np.random.default_rng().standard_normal(shape)
-    (got, got_w), (want, want_w) = _call(H.ks_1samp, a, sc.ndtr, axis=axis), _call(sst.ks_1samp, a, sc.ndtr, axis=axis)
+    (got, got_w), (want, want_w) = warned(H.ks_1samp, a, sc.ndtr, axis=axis), warned(sst.ks_1samp, a, sc.ndtr, axis=axis)
     _same(got, want, 1e-12)
     assert bool(got_w) == bool(want_w), (got_w, want_w)
 

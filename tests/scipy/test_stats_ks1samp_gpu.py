@@ -5,7 +5,6 @@ two-sample dispatch and a name as `rvs`."""
 
 from __future__ import annotations
 
-import warnings
 
 import numpy as np
 import pytest
@@ -23,12 +22,6 @@ import cuarray  # noqa: E402
 from cuarray.scipy import stats as cst  # noqa: E402
 
 
-def _run(f, *args, **kw):
-    with warnings.catch_warnings(record=True) as w:
-        warnings.simplefilter("always")
-        out = f(*args, **kw)
-    return out, [str(x.message) for x in w if issubclass(x.category, RuntimeWarning)
-                 and "encountered" not in str(x.message)]
 
 
 def _cmp(got, want, rtol):
@@ -43,7 +36,7 @@ def _cmp(got, want, rtol):
 @pytest.mark.parametrize("dtype", ["float64", "float32", "int64"])
 @pytest.mark.parametrize("shape,axis,keepdims", [((40,), 0, False), ((6, 25), 1, True), ((20, 3, 2), 0, False),
                                                  ((5, 9), None, True), ((4, 12), -2, False)])
-def test_as_scipy(dtype, shape, axis, keepdims):
+def test_as_scipy(dtype, shape, axis, keepdims, warned):
     rng = np.random.default_rng()
     a = rng.standard_normal(shape) * 1.2 + 0.3
     a = (np.round(a * 4) if dtype == "int64" else a).astype(dtype)
@@ -54,10 +47,10 @@ def test_as_scipy(dtype, shape, axis, keepdims):
     for alternative, method in (("two-sided", "auto"), ("two-sided", "asymp"), ("two-sided", "approx"),
                                 ("less", "auto"), ("greater", "exact")):
         kw = {"alternative": alternative, "method": method, "axis": axis, "keepdims": keepdims}
-        _cmp(_run(cst.ks_1samp, cuarray.asarray(a), cst.norm.cdf, **kw)[0],
-             _run(sst.ks_1samp, a, sst.norm.cdf, **kw)[0], rtol)
+        _cmp(warned(cst.ks_1samp, cuarray.asarray(a), cst.norm.cdf, **kw)[0],
+             warned(sst.ks_1samp, a, sst.norm.cdf, **kw)[0], rtol)
     kw = {"axis": axis, "keepdims": keepdims}
-    _cmp(_run(cst.kstest, cuarray.asarray(a), "norm", **kw)[0], _run(sst.kstest, a, "norm", **kw)[0], rtol)
+    _cmp(warned(cst.kstest, cuarray.asarray(a), "norm", **kw)[0], warned(sst.kstest, a, "norm", **kw)[0], rtol)
 
 
 def test_names_callables_and_args():
@@ -72,25 +65,25 @@ def test_names_callables_and_args():
 
 
 @pytest.mark.parametrize("policy", ["propagate", "omit"])
-def test_nans_as_scipy(policy):
+def test_nans_as_scipy(policy, warned):
     rng = np.random.default_rng()
     a = rng.standard_normal((5, 30))
     a[rng.random(a.shape) < 0.15] = np.nan
     a[0, 0], a[2] = np.nan, np.nan  # a slice left empty after omitting
-    (got, got_w), (want, want_w) = (_run(f, x, cdf, axis=1, nan_policy=policy) for f, x, cdf in
+    (got, got_w), (want, want_w) = (warned(f, x, cdf, axis=1, nan_policy=policy) for f, x, cdf in
                                     ((cst.ks_1samp, cuarray.asarray(a), cst.norm.cdf), (sst.ks_1samp, a, sst.norm.cdf)))
     _cmp(got, want, 1e-10)
     assert bool(got_w) == bool(want_w), (got_w, want_w)
     b = a[0]  # one sample: SciPy drops its NaNs ('omit') or gives NaN ('propagate')
-    _cmp(_run(cst.ks_1samp, cuarray.asarray(b), cst.norm.cdf, nan_policy=policy)[0],
-         _run(sst.ks_1samp, b, sst.norm.cdf, nan_policy=policy)[0], 1e-10)
+    _cmp(warned(cst.ks_1samp, cuarray.asarray(b), cst.norm.cdf, nan_policy=policy)[0],
+         warned(sst.ks_1samp, b, sst.norm.cdf, nan_policy=policy)[0], 1e-10)
 
 
 @pytest.mark.parametrize("shape,axis", [((0,), 0), ((3, 0), 1), ((1,), 0)])
-def test_small_samples_as_scipy(shape, axis):
+def test_small_samples_as_scipy(shape, axis, warned):
     a = np.random.default_rng().standard_normal(shape)
-    (got, got_w), (want, want_w) = (_run(cst.ks_1samp, cuarray.asarray(a), cst.norm.cdf, axis=axis),
-                                    _run(sst.ks_1samp, a, sst.norm.cdf, axis=axis))
+    (got, got_w), (want, want_w) = (warned(cst.ks_1samp, cuarray.asarray(a), cst.norm.cdf, axis=axis),
+                                    warned(sst.ks_1samp, a, sst.norm.cdf, axis=axis))
     _cmp(got, want, 1e-10)
     assert bool(got_w) == bool(want_w), (got_w, want_w)
 

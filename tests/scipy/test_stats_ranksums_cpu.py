@@ -6,7 +6,6 @@ lists), the errors and the signatures."""
 from __future__ import annotations
 
 import inspect
-import warnings
 
 import numpy as np
 import pytest
@@ -21,11 +20,6 @@ def H(stats_host):
     return stats_host["_ranksums"]
 
 
-def _call(f, *args, **kw):
-    with warnings.catch_warnings(record=True) as w, np.errstate(all="ignore"):
-        warnings.simplefilter("always")
-        out = f(*args, **kw)
-    return out, [str(x.message) for x in w if issubclass(x.category, RuntimeWarning)]
 
 
 SCIPY_118 = tuple(int(v) for v in __import__("scipy").__version__.split(".")[:2]) >= (1, 18)
@@ -50,7 +44,7 @@ def _same(got, want, float32=False):
                                                  ((9, 3), (6, 1), 0, False), ((3, 4), (2, 5), None, True),
                                                  ((2, 3, 8), (3, 5), -1, False), ((7, 2), (5, 2), -2, True)])
 @pytest.mark.parametrize("name", NAMES)
-def test_values_as_scipy(H, dtype, xs, ys, axis, keepdims, name):
+def test_values_as_scipy(H, dtype, xs, ys, axis, keepdims, name, warned):
     rng = np.random.default_rng()
     x, y = rng.standard_normal(xs), rng.standard_normal(ys) * 1.5 + 0.4
     if dtype == "int64":  # ties
@@ -58,14 +52,14 @@ def test_values_as_scipy(H, dtype, xs, ys, axis, keepdims, name):
     x, y = x.astype(dtype), y.astype(dtype)
     for alternative in ("two-sided", "less", "greater"):
         kw = {"alternative": alternative, "axis": axis, "keepdims": keepdims}
-        _same(_call(getattr(H, name), x, y, **kw)[0], _call(getattr(sst, name), x, y, **kw)[0],
+        _same(warned(getattr(H, name), x, y, **kw)[0], warned(getattr(sst, name), x, y, **kw)[0],
               name == "mood" and dtype == "float32")
 
 
 @pytest.mark.parametrize("policy", ["propagate", "omit", "raise"])
 @pytest.mark.parametrize("xs,ys,axis", [((20,), (12,), 0), ((4, 12), (4, 9), 1), ((3, 10), (2, 6), None)])
 @pytest.mark.parametrize("name", NAMES)
-def test_nan_policy_as_scipy(H, policy, xs, ys, axis, name):
+def test_nan_policy_as_scipy(H, policy, xs, ys, axis, name, warned):
     rng = np.random.default_rng()
     x, y = rng.standard_normal(xs), rng.standard_normal(ys)
     x[rng.random(xs) < 0.15] = np.nan
@@ -80,16 +74,16 @@ def test_nan_policy_as_scipy(H, policy, xs, ys, axis, name):
             with pytest.raises(ValueError, match="nan"):
                 f(x, y, **kw)
         return
-    (got, got_w), (want, want_w) = (_call(f, x, y, **kw) for f in fs)
+    (got, got_w), (want, want_w) = (warned(f, x, y, **kw) for f in fs)
     _same(got, want)
     assert bool(got_w) == bool(want_w), (got_w, want_w)
 
 
 @pytest.mark.parametrize("xs,ys", [((0,), (3,)), ((1,), (1,)), ((2,), (1,)), ((2, 0), (2, 3)), ((3, 1), (3, 1))])
 @pytest.mark.parametrize("name", NAMES)
-def test_small_samples_as_scipy(H, xs, ys, name):
+def test_small_samples_as_scipy(H, xs, ys, name, warned):
     x, y = np.random.default_rng().standard_normal(xs), np.random.default_rng().standard_normal(ys)
-    (got, got_w), (want, want_w) = (_call(f, x, y, axis=-1) for f in (getattr(H, name), getattr(sst, name)))
+    (got, got_w), (want, want_w) = (warned(f, x, y, axis=-1) for f in (getattr(H, name), getattr(sst, name)))
     if name == "mood" and len(xs) == 2:  # SciPy's mood returns one NaN for the batch (ours: one a slice)
         want = [np.full(xs[:1], w) for w in want]
     _same(got, want)

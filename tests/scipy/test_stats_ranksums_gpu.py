@@ -4,7 +4,6 @@ small."""
 
 from __future__ import annotations
 
-import warnings
 
 import numpy as np
 import pytest
@@ -22,12 +21,6 @@ import cuarray  # noqa: E402
 from cuarray.scipy import stats as cst  # noqa: E402
 
 
-def _run(f, *args, **kw):
-    with warnings.catch_warnings(record=True) as w:
-        warnings.simplefilter("always")
-        out = f(*args, **kw)
-    return out, [str(x.message) for x in w if issubclass(x.category, RuntimeWarning)
-                 and "encountered" not in str(x.message)]
 
 
 NAMES = ("ranksums", "mood")
@@ -52,7 +45,7 @@ def _cmp(got, want, float32=False):
                                                  ((12, 3), (8, 1), 0, False), ((3, 4), (2, 5), None, True),
                                                  ((2, 3, 9), (3, 6), -1, False)])
 @pytest.mark.parametrize("name", NAMES)
-def test_as_scipy(dtype, xs, ys, axis, keepdims, name):
+def test_as_scipy(dtype, xs, ys, axis, keepdims, name, warned):
     rng = np.random.default_rng()
     x, y = rng.standard_normal(xs), rng.standard_normal(ys) * 1.5 + 0.4
     if dtype == "int64":
@@ -60,19 +53,19 @@ def test_as_scipy(dtype, xs, ys, axis, keepdims, name):
     x, y = x.astype(dtype), y.astype(dtype)
     for alternative in ("two-sided", "less", "greater"):
         kw = {"alternative": alternative, "axis": axis, "keepdims": keepdims}
-        _cmp(_run(getattr(cst, name), cuarray.asarray(x), cuarray.asarray(y), **kw)[0],
-             _run(getattr(sst, name), x, y, **kw)[0], name == "mood" and dtype == "float32")
+        _cmp(warned(getattr(cst, name), cuarray.asarray(x), cuarray.asarray(y), **kw)[0],
+             warned(getattr(sst, name), x, y, **kw)[0], name == "mood" and dtype == "float32")
 
 
 @pytest.mark.parametrize("policy", ["propagate", "omit"])
 @pytest.mark.parametrize("name", NAMES)
-def test_nans_as_scipy(policy, name):
+def test_nans_as_scipy(policy, name, warned):
     rng = np.random.default_rng()
     x, y = rng.standard_normal((4, 15)), rng.standard_normal((4, 11))
     x[rng.random(x.shape) < 0.15] = np.nan
     x[0, 0], y[2] = np.nan, np.nan  # a slice left empty after omitting
     x[3, 1:], y[3, 1:] = np.nan, np.nan  # one left with two values (mood's too small)
-    (got, got_w), (want, want_w) = (_run(f, a, b, axis=1, nan_policy=policy) for f, a, b in
+    (got, got_w), (want, want_w) = (warned(f, a, b, axis=1, nan_policy=policy) for f, a, b in
                                     ((getattr(cst, name), cuarray.asarray(x), cuarray.asarray(y)),
                                      (getattr(sst, name), x, y)))
     _cmp(got, want)
@@ -81,11 +74,11 @@ def test_nans_as_scipy(policy, name):
 
 @pytest.mark.parametrize("xs,ys", [((0,), (3,)), ((1,), (1,)), ((2,), (1,)), ((2, 0), (2, 3))])
 @pytest.mark.parametrize("name", NAMES)
-def test_small_samples_as_scipy(xs, ys, name):
+def test_small_samples_as_scipy(xs, ys, name, warned):
     rng = np.random.default_rng()
     x, y = rng.standard_normal(xs), rng.standard_normal(ys)
-    (got, got_w), (want, want_w) = (_run(getattr(cst, name), cuarray.asarray(x), cuarray.asarray(y), axis=-1),
-                                    _run(getattr(sst, name), x, y, axis=-1))
+    (got, got_w), (want, want_w) = (warned(getattr(cst, name), cuarray.asarray(x), cuarray.asarray(y), axis=-1),
+                                    warned(getattr(sst, name), x, y, axis=-1))
     if name == "mood" and len(xs) == 2:  # SciPy's mood returns one NaN for the batch (ours: one a slice)
         want = [np.full(xs[:1], w) for w in want]
     _cmp(got, want)

@@ -7,7 +7,6 @@ too small, constant and integer samples, lists), the errors and the signature.""
 from __future__ import annotations
 
 import inspect
-import warnings
 
 import numpy as np
 import pytest
@@ -26,11 +25,6 @@ def H(stats_host):
     return stats_host["_shapiro"]
 
 
-def _call(f, *args, **kw):
-    with warnings.catch_warnings(record=True) as w, np.errstate(all="ignore"):
-        warnings.simplefilter("always")
-        out = f(*args, **kw)
-    return out, [str(x.message) for x in w if issubclass(x.category, RuntimeWarning)]
 
 
 def _same(got, want, float32=False):
@@ -47,26 +41,26 @@ def _same(got, want, float32=False):
 
 
 @pytest.mark.parametrize("n", [3, 4, 5, 6, 7, 11, 12, 13, 40])
-def test_sizes_as_scipy(H, n):
+def test_sizes_as_scipy(H, n, warned):
     x = np.random.default_rng().standard_normal((4, n))
-    _same(_call(H.shapiro, x, axis=1)[0], _call(sst.shapiro, x, axis=1)[0])
+    _same(warned(H.shapiro, x, axis=1)[0], warned(sst.shapiro, x, axis=1)[0])
 
 
 @pytest.mark.parametrize("dtype", ["float64", "float32", "int64"])
 @pytest.mark.parametrize("shape,axis,keepdims", [((30,), None, False), ((5, 12), 1, True), ((12, 3, 2), 0, False),
                                                  ((4, 9), None, True), ((3, 4, 7), -1, False), ((8, 3), -2, True)])
-def test_values_as_scipy(H, dtype, shape, axis, keepdims):
+def test_values_as_scipy(H, dtype, shape, axis, keepdims, warned):
     rng = np.random.default_rng()
     a = rng.standard_normal(shape) * 1.2 + rng.exponential(size=shape)
     a = (np.round(a * 5) if dtype == "int64" else a).astype(dtype)
     kw = {"axis": axis, "keepdims": keepdims}
-    _same(_call(H.shapiro, a, **kw)[0], _call(sst.shapiro, a, **kw)[0], dtype == "float32")
+    _same(warned(H.shapiro, a, **kw)[0], warned(sst.shapiro, a, **kw)[0], dtype == "float32")
 
 
 @pytest.mark.parametrize("policy", ["propagate", "omit", "raise"])
 @pytest.mark.parametrize("shape,axis", [((25,), 0), ((6, 14), 1), ((14, 5), 0), ((3, 10), None)])
 @pytest.mark.parametrize("first_clean", [False, True])
-def test_nan_policy_as_scipy(H, policy, shape, axis, first_clean):
+def test_nan_policy_as_scipy(H, policy, shape, axis, first_clean, warned):
     rng = np.random.default_rng()
     a = rng.standard_normal(shape)
     a[rng.random(shape) < 0.15] = np.nan
@@ -81,23 +75,23 @@ def test_nan_policy_as_scipy(H, policy, shape, axis, first_clean):
             with pytest.raises(ValueError, match="nan"):
                 f(a, **kw)
         return
-    (got, got_w), (want, want_w) = (_call(f, a, **kw) for f in (H.shapiro, sst.shapiro))
+    (got, got_w), (want, want_w) = (warned(f, a, **kw) for f in (H.shapiro, sst.shapiro))
     _same(got, want)
     assert bool(got_w) == bool(want_w), (got_w, want_w)
 
 
 @pytest.mark.parametrize("shape,axis", [((0,), 0), ((2,), 0), ((4, 0), 1), ((3,), 0)])
-def test_small_samples_as_scipy(H, shape, axis):
+def test_small_samples_as_scipy(H, shape, axis, warned):
     a = np.random.default_rng().standard_normal(shape)
-    (got, got_w), (want, want_w) = (_call(f, a, axis=axis) for f in (H.shapiro, sst.shapiro))
+    (got, got_w), (want, want_w) = (warned(f, a, axis=axis) for f in (H.shapiro, sst.shapiro))
     _same(got, want)
     assert bool(got_w) == bool(want_w), (got_w, want_w)
 
 
-def test_constant_lists_and_errors(H):
+def test_constant_lists_and_errors(H, warned):
     for x in (np.full(10, 3.0), [1, 2, 2, 3, 9, 4, 4], np.arange(12)):
         if SCIPY_118 or np.ptp(x):  # SciPy 1.17's swilk.c gave W = 1 for a constant sample, 1.18 NaN
-            _same(_call(H.shapiro, x)[0], _call(sst.shapiro, x)[0])
+            _same(warned(H.shapiro, x)[0], warned(sst.shapiro, x)[0])
     for f in (H.shapiro, sst.shapiro):
         if f is H.shapiro or SCIPY_118:  # SciPy 1.17 gave NaN with a warning
             with pytest.raises(ValueError, match="at least length 3"):

@@ -4,7 +4,6 @@ small, constant samples."""
 
 from __future__ import annotations
 
-import warnings
 
 import numpy as np
 import pytest
@@ -25,12 +24,6 @@ SCIPY_118 = tuple(int(v) for v in __import__("scipy").__version__.split(".")[:2]
 pytestmark.append(pytest.mark.skipif(not SCIPY_118, reason="SciPy 1.18's Shapiro-Wilk computation is the oracle"))
 
 
-def _run(f, *args, **kw):
-    with warnings.catch_warnings(record=True) as w:
-        warnings.simplefilter("always")
-        out = f(*args, **kw)
-    return out, [str(x.message) for x in w if issubclass(x.category, RuntimeWarning)
-                 and "encountered" not in str(x.message)]
 
 
 def _cmp(got, want, float32=False):
@@ -53,39 +46,39 @@ def test_sizes_as_scipy(n):
 @pytest.mark.parametrize("dtype", ["float64", "float32", "int64"])
 @pytest.mark.parametrize("shape,axis,keepdims", [((40,), None, False), ((6, 25), 1, True), ((20, 3, 2), 0, False),
                                                  ((5, 9), None, True), ((4, 12), -2, False)])
-def test_as_scipy(dtype, shape, axis, keepdims):
+def test_as_scipy(dtype, shape, axis, keepdims, warned):
     rng = np.random.default_rng()
     a = rng.standard_normal(shape) * 1.2 + rng.exponential(size=shape)
     a = (np.round(a * 5) if dtype == "int64" else a).astype(dtype)
     kw = {"axis": axis, "keepdims": keepdims}
-    _cmp(_run(cst.shapiro, cuarray.asarray(a), **kw)[0], _run(sst.shapiro, a, **kw)[0], dtype == "float32")
+    _cmp(warned(cst.shapiro, cuarray.asarray(a), **kw)[0], warned(sst.shapiro, a, **kw)[0], dtype == "float32")
 
 
 @pytest.mark.parametrize("policy", ["propagate", "omit"])
 @pytest.mark.parametrize("first_clean", [False, True])
-def test_nans_as_scipy(policy, first_clean):
+def test_nans_as_scipy(policy, first_clean, warned):
     rng = np.random.default_rng()
     a = rng.standard_normal((5, 30))
     a[rng.random(a.shape) < 0.15] = np.nan
     a[0, 0], a[2, 2:] = np.nan, np.nan  # a slice left with two values after omitting
     if first_clean:  # SciPy's result dtypes follow the first slice's
         a[0] = rng.standard_normal(30)
-    (got, got_w), (want, want_w) = (_run(f, x, axis=1, nan_policy=policy) for f, x in
+    (got, got_w), (want, want_w) = (warned(f, x, axis=1, nan_policy=policy) for f, x in
                                     ((cst.shapiro, cuarray.asarray(a)), (sst.shapiro, a)))
     _cmp(got, want)
     assert bool(got_w) == bool(want_w), (got_w, want_w)
 
 
 @pytest.mark.parametrize("shape,axis", [((0,), 0), ((2,), 0), ((4, 0), 1)])
-def test_small_samples_as_scipy(shape, axis):
+def test_small_samples_as_scipy(shape, axis, warned):
     a = np.random.default_rng().standard_normal(shape)
-    (got, got_w), (want, want_w) = (_run(cst.shapiro, cuarray.asarray(a), axis=axis), _run(sst.shapiro, a, axis=axis))
+    (got, got_w), (want, want_w) = (warned(cst.shapiro, cuarray.asarray(a), axis=axis), warned(sst.shapiro, a, axis=axis))
     _cmp(got, want)
     assert bool(got_w) == bool(want_w), (got_w, want_w)
 
 
-def test_constant_lists_and_errors():
-    _cmp(_run(cst.shapiro, cuarray.full(10, 3.0))[0], _run(sst.shapiro, np.full(10, 3.0))[0])
+def test_constant_lists_and_errors(warned):
+    _cmp(warned(cst.shapiro, cuarray.full(10, 3.0))[0], warned(sst.shapiro, np.full(10, 3.0))[0])
     _cmp(cst.shapiro([1, 2, 2, 3, 9, 4, 4]), sst.shapiro([1, 2, 2, 3, 9, 4, 4]))
     with pytest.raises(ValueError, match="at least length 3"):
         cst.shapiro(cuarray.ones((3, 2)), axis=1)
