@@ -31,3 +31,22 @@ def warned():
         return out, [str(x.message) for x in w if issubclass(x.category, RuntimeWarning)
                      and "encountered" not in str(x.message)]
     return call
+
+
+@pytest.fixture(scope="session")
+def nan_sample():
+    """`nan_sample(shape, axis, dtype, first_clean, left)`: fresh normal data with about 15% NaNs
+    and the first value NaN; of a 2-D sample tested along axis 1, row 1 keeps only its first
+    `left` values; with `first_clean` the first slice has none (SciPy's result dtypes with NaNs
+    follow its first slice's)."""
+    def make(shape, axis, dtype="float64", first_clean=False, left=0):
+        rng = np.random.default_rng()
+        a = rng.standard_normal(shape).astype(dtype)
+        a[rng.random(shape) < 0.15] = np.nan
+        a.flat[0] = np.nan
+        if len(shape) == 2 and axis == 1:
+            a[1, left:] = np.nan
+        if first_clean and len(shape) == 2 and axis is not None:
+            np.moveaxis(a, axis, -1)[0] = rng.standard_normal(shape[axis])
+        return a
+    return make

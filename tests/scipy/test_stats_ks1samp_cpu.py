@@ -68,16 +68,9 @@ def test_args_and_lists(H):
 @pytest.mark.parametrize("policy", ["propagate", "omit", "raise"])
 @pytest.mark.parametrize("shape,axis", [((25,), 0), ((6, 14), 1), ((14, 5), 0), ((3, 10), None)])
 @pytest.mark.parametrize("dtype,first_clean", [("float64", False), ("float32", False), ("float32", True)])
-def test_nan_policy_as_scipy(H, policy, shape, axis, dtype, first_clean, warned):
+def test_nan_policy_as_scipy(H, policy, shape, axis, dtype, first_clean, warned, nan_sample):
     """With NaNs SciPy's result dtypes change (propagate: the sample's; omit N-D: the common one)."""
-    rng = np.random.default_rng()
-    a = rng.standard_normal(shape).astype(dtype)
-    a[rng.random(shape) < 0.15] = np.nan
-    a.flat[0] = np.nan
-    if len(shape) == 2 and axis == 1:
-        a[1] = np.nan  # a slice left empty after omitting
-    if first_clean and len(shape) == 2 and axis is not None:  # SciPy's dtypes follow the first slice's
-        np.moveaxis(a, axis, -1)[0] = rng.standard_normal(shape[axis])
+    a = nan_sample(shape, axis, dtype, first_clean, left=0)
     kw = {"axis": axis, "nan_policy": policy}
     if policy == "raise":
         for f in (H.ks_1samp, sst.ks_1samp):

@@ -60,15 +60,8 @@ def test_values_as_scipy(H, dtype, shape, axis, keepdims, warned):
 @pytest.mark.parametrize("policy", ["propagate", "omit", "raise"])
 @pytest.mark.parametrize("shape,axis", [((25,), 0), ((6, 14), 1), ((14, 5), 0), ((3, 10), None)])
 @pytest.mark.parametrize("first_clean", [False, True])
-def test_nan_policy_as_scipy(H, policy, shape, axis, first_clean, warned):
-    rng = np.random.default_rng()
-    a = rng.standard_normal(shape)
-    a[rng.random(shape) < 0.15] = np.nan
-    a.flat[0] = np.nan
-    if len(shape) == 2 and axis == 1:
-        a[1, 2:] = np.nan  # a slice left with two values after omitting
-    if first_clean and len(shape) == 2 and axis is not None:
-        np.moveaxis(a, axis, -1)[0] = rng.standard_normal(shape[axis])
+def test_nan_policy_as_scipy(H, policy, shape, axis, first_clean, warned, nan_sample):
+    a = nan_sample(shape, axis, "float64", first_clean, left=2)
     kw = {"axis": axis, "nan_policy": policy}
     if policy == "raise":
         for f in (H.shapiro, sst.shapiro):
