@@ -41,9 +41,10 @@ def _same(got, want, float32=False):
 
 
 @pytest.mark.parametrize("n", [3, 4, 5, 6, 7, 11, 12, 13, 40])
-def test_sizes_as_scipy(H, n, warned):
-    x = np.random.default_rng().standard_normal((4, n))
-    _same(warned(H.shapiro, x, axis=1)[0], warned(sst.shapiro, x, axis=1)[0])
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+def test_sizes_as_scipy(H, n, dtype, warned):
+    x = np.random.default_rng().standard_normal((4, n)).astype(dtype)
+    _same(warned(H.shapiro, x, axis=1)[0], warned(sst.shapiro, x, axis=1)[0], dtype == "float32")
 
 
 @pytest.mark.parametrize("dtype", ["float64", "float32", "int64"])

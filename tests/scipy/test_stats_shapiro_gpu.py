@@ -38,9 +38,10 @@ def _cmp(got, want, float32=False):
 
 
 @pytest.mark.parametrize("n", [3, 4, 5, 6, 11, 12, 50])
-def test_sizes_as_scipy(n):
-    x = np.random.default_rng().standard_normal((5, n))
-    _cmp(cst.shapiro(cuarray.asarray(x), axis=1), sst.shapiro(x, axis=1))
+@pytest.mark.parametrize("dtype", ["float64", "float32"])
+def test_sizes_as_scipy(n, dtype):
+    x = np.random.default_rng().standard_normal((5, n)).astype(dtype)
+    _cmp(cst.shapiro(cuarray.asarray(x), axis=1), sst.shapiro(x, axis=1), dtype == "float32")
 
 
 @pytest.mark.parametrize("dtype", ["float64", "float32", "int64"])

@@ -87,9 +87,10 @@ def _logistic_fit(x, n):
     from scipy.optimize import fsolve  # host work: SciPy's MINPACK hybrd, so its iterates are SciPy's
 
     def equations(ab):
-        # ab as NumPy scalars, as SciPy's: the first call (from the start, in the sample's dtype)
-        # sets fsolve's finite-difference step by that dtype's eps, the rest are float64
-        tmp = (x - ab[0]) / ab[1]
+        # in the dtype SciPy's NumPy arithmetic takes: the first call (from the start, in the
+        # sample's dtype) sets fsolve's finite-difference step by that dtype's eps, the rest are
+        # float64
+        tmp = (x.astype(numpy.result_type(x.dtype, ab.dtype)) - float(ab[0])) / float(ab[1])
         tmp2 = exp(tmp)
         return to_host(stack([sum_(1.0 / (1 + tmp2)) - 0.5 * n, sum_(tmp * (1.0 - tmp2) / (1 + tmp2)) + n]))
 

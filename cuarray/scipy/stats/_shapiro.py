@@ -65,7 +65,7 @@ def _test(y):
     n = y.shape[-1]
     if n == 3:
         c = math.sqrt(2) / 2
-        a = asarray(numpy.array([-c, 0.0, c])).astype(y.dtype)
+        a = asarray(numpy.array([-c, 0.0, c]))  # float64, as SciPy's: W is float64 for any sample
     else:
         a = _coefficients(n, y.dtype)
     centred = y - mean(y, axis=-1, keepdims=True)
