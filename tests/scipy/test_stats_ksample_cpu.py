@@ -187,3 +187,16 @@ def test_empty_and_complex_tables(stats_host):
     for mod in (stats_host["_contingency"], sst):
         with pytest.raises(TypeError):
             mod.chi2_contingency(np.array([[1, 2], [3, 4]]) + 1j)
+
+
+@pytest.mark.parametrize("name", ["levene", "kruskal"])
+def test_omit_leaving_a_slice_empty_warns_as_scipy(H, name):
+    """SciPy warns when 'omit' leaves a slice of a sample empty (the slice's result NaN)."""
+    rng = np.random.default_rng()
+    a, b = rng.standard_normal((3, 6)), rng.standard_normal((3, 5))
+    b[1] = np.nan
+    (got, got_w), (want, want_w) = (_run(getattr(m, name), a, b, axis=1, nan_policy="omit") for m in (H, sst))
+    _same(got, want)
+    # SciPy's own warning, not NumPy's about the empty slice's mean
+    assert [str(w.message) for w in got_w if "omitting" in str(w.message)], [str(w.message) for w in got_w]
+    assert [str(w.message) for w in want_w if "omitting" in str(w.message)]

@@ -24,7 +24,9 @@ def H(stats_host):
 
 
 def _call(mod, name, a, **kw):
-    with warnings.catch_warnings(record=True) as w:
+    # NumPy's floating-point warnings silenced: the device's arithmetic raises none, so only the
+    # warnings the module itself emits (SciPy's too-small one) are compared
+    with warnings.catch_warnings(record=True) as w, np.errstate(all="ignore"):
         warnings.simplefilter("always")
         out = getattr(mod, name)(a, **kw)
     return tuple(np.asarray(x) for x in out), [str(x.message) for x in w if issubclass(x.category, RuntimeWarning)]
@@ -60,7 +62,7 @@ def test_values_as_scipy(H, name, shape, axis, keepdims):
 
 
 @pytest.mark.parametrize("name", NAMES)
-@pytest.mark.parametrize("n", [0, 4, 5, 7, 8])
+@pytest.mark.parametrize("n", [0, 1, 4, 5, 7, 8])
 def test_small_samples_as_scipy(H, name, n):
     """A 1-D sample too small: NaN and SciPy's warning; N-D slices too small: NaN (SciPy's formulas)."""
     a = np.random.default_rng().standard_normal(n)

@@ -37,6 +37,13 @@ from ._binned import binned_statistic_2d as binned_statistic_2d
 from ._binned import binned_statistic_dd as binned_statistic_dd
 from ._rank_tests import mannwhitneyu as mannwhitneyu
 from ._ks import ks_2samp as ks_2samp
+from ._ks1samp import ks_1samp as ks_1samp
+from ._ks1samp import kstest as kstest
+from ._cvm import cramervonmises as cramervonmises
+from ._ranksums import ranksums as ranksums
+from ._ranksums import mood as mood
+from ._anderson import anderson as anderson
+from ._shapiro import shapiro as shapiro
 from ._wilcoxon import wilcoxon as wilcoxon
 from ._kendall import kendalltau as kendalltau
 from ._anova import f_oneway as f_oneway

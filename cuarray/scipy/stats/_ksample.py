@@ -56,16 +56,18 @@ class FriedmanchisquareResult(NamedTuple):
 
 def _run(test, result, samples, axis, nan_policy, keepdims, fn, paired=False, too_small=0, floating=True):
     """SciPy's `_axis_nan_policy` around `test(*samples)` of samples along their last axis (a
-    sample of at most `too_small` values gives NaN with SciPy's warning; `floating=False` keeps
-    integer samples' dtype)."""
+    sample of at most `too_small` values, or samples whose lengths `too_small(*lengths)` finds too
+    small, give NaN with SciPy's warning; `floating=False` keeps integer samples' dtype)."""
     samples, batch, one, ndim_in = samples_last(samples, axis, nan_policy, fn, floating)
     if paired and len({s.shape[-1] for s in samples}) > 1:
         raise ValueError("Array shapes are incompatible for broadcasting.")
-    if any(s.shape[-1] <= too_small for s in samples):
+    lengths = [s.shape[-1] for s in samples]
+    # a callable `too_small(*lengths)` is SciPy's rule for a 1-D sample (N-D slices: empty only)
+    if too_small(*lengths) and (one or 0 in lengths) if callable(too_small) else min(lengths) <= too_small:
         warnings.warn(TOO_SMALL, RuntimeWarning, stacklevel=3)
         nan = full(batch, numpy.nan, dtype=samples[0].dtype if samples[0].dtype.kind == "f" else numpy.float64)
         return result(*keep_dims([nan] * len(result._fields), axis, keepdims, ndim_in))
-    out = per_slice(test, samples, batch, paired) if nan_policy == "omit" else None
+    out = per_slice(test, samples, batch, paired, too_small) if nan_policy == "omit" else None
     if out is None:
         out = test(*samples)
     return result(*keep_dims(list(out), axis, keepdims, ndim_in))

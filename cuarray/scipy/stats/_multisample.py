@@ -6,6 +6,8 @@ masks, then a test of 1-D samples a slice: a path for the rare call, not the fas
 
 from __future__ import annotations
 
+import warnings
+
 import numpy
 
 from ..._core.host_input import as_literal_or_array
@@ -22,11 +24,15 @@ from ..._sorting.counting import count_nonzero
 from ._descriptive import _policy
 from ._omit import has_nan
 
-__all__ = ["samples_last", "keep_dims", "per_slice", "TOO_SMALL", "check_batch", "resampling_pvalue"]
+__all__ = ["samples_last", "keep_dims", "per_slice", "TOO_SMALL", "OMIT_TOO_SMALL", "check_batch", "resampling_pvalue"]
 
 # SciPy's `_axis_nan_policy` warning text for a one-dimensional sample too small for its test
 TOO_SMALL = ("One or more sample arguments is too small; all returned values will be NaN. "
              "See documentation for sample size requirements.")
+# ... and for the slices of an N-D sample that nan_policy='omit' leaves too small
+OMIT_TOO_SMALL = ("After omitting NaNs, one or more axis-slices of one or more sample arguments is too small; "
+                  "corresponding elements of returned arrays will be NaN. See documentation for sample size "
+                  "requirements.")
 
 
 def samples_last(samples, axis, nan_policy, fn, floating=True):
@@ -60,16 +66,22 @@ def keep_dims(results, axis, keepdims, ndim_in):
     return [moveaxis(r[..., None], -1, ax) for r in results]
 
 
-def per_slice(test, samples, batch, paired=False):
+def per_slice(test, samples, batch, paired=False, too_small=0):
     """`test(*one_d_samples)` -> tuple of 0-d arrays, on each slice's non-NaN values of each
     sample (with `paired`, the positions where no sample holds a NaN), stacked back to the batch's
-    shape; None when no sample holds a NaN."""
+    shape; None when no sample holds a NaN. A slice left with at most `too_small` values in a
+    sample (or whose counts a callable `too_small(*counts)` finds too small) gets SciPy's warning
+    (the test gives its NaN)."""
     if not has_nan(samples):
         return None
     rows = [s.reshape(-1, s.shape[-1]) for s in samples]
     keep = [numpy.asarray((~isnan(r)).get()) for r in rows]  # the one read of the NaN masks
     if paired:
         keep = [numpy.logical_and.reduce(keep)] * len(keep)
+    counts = [k.sum(axis=-1) for k in keep]
+    small = too_small(*counts) if callable(too_small) else numpy.logical_or.reduce([c <= too_small for c in counts])
+    if numpy.any(small):
+        warnings.warn(OMIT_TOO_SMALL, RuntimeWarning, stacklevel=4)
     outs = []
     for i in range(rows[0].shape[0]):
         subs = [r[i][asarray(numpy.flatnonzero(k[i]))] for r, k in zip(rows, keep)]
