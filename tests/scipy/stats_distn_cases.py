@@ -104,6 +104,33 @@ def hypergeom_exact(ref, name, method, k, shapes, kw, want):
     return np.where(frac, at_floor, want)
 
 
+def hypergeom_quantile(method, q, shapes, loc):
+    """hypergeom's exact quantiles (NaN where q is outside (0, 1), loc or a parameter invalid):
+    the smallest k with cdf(k) >= q (ppf) or sf(k) <= q (isf), the cdf summed in integers and
+    compared with q as the exact rational it is. Where the exact cdf ties with q (60, 45, 30 is
+    symmetric about 22.5: cdf(22) is 1/2) SciPy's Boost sum rounds below it (0.49999999999999994)
+    and its ppf(0.5) is 23; the quantile is 22."""
+    from fractions import Fraction
+    from math import comb
+
+    q, loc, M, n, N = np.broadcast_arrays(*(np.asarray(v, np.float64) for v in (q, loc) + tuple(shapes)))
+    out = np.full(q.shape, np.nan)
+    for i in np.ndindex(q.shape):
+        m_, n_, N_ = M[i], n[i], N[i]
+        if not (m_ > 0 and 0 <= n_ <= m_ and 0 <= N_ <= m_ and loc[i] == loc[i] and 0 < q[i] < 1
+                and all(v == int(v) for v in (m_, n_, N_))):
+            continue
+        m_, n_, N_ = int(m_), int(n_), int(N_)
+        lo, hi = max(0, N_ - (m_ - n_)), min(n_, N_)
+        x, total, cdf = Fraction(float(q[i])), comb(m_, N_), 0
+        for k in range(lo, hi + 1):
+            cdf += comb(n_, k) * comb(m_ - n_, N_ - k)
+            if (Fraction(cdf, total) >= x) if method == "ppf" else (1 - Fraction(cdf, total) <= x):
+                break
+        out[i] = k + loc[i]
+    return out
+
+
 def quantile_overflows(name, method, q, shapes, kw):
     """Where the q-quantile lies beyond the largest double, so that -inf (ppf) or +inf (isf) is
     the correctly rounded answer: Student's t with df < 1 at q = 1e-300, whose tail beyond
