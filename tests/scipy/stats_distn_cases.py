@@ -2,6 +2,7 @@
 invalid) and the x values (inside, on the edges of and outside the support, +-inf, NaN), and the
 comparison with scipy.stats (SciPy's values, NaNs and infinities where SciPy has them)."""
 
+import functools
 import warnings
 
 import numpy as np
@@ -20,6 +21,9 @@ CONTINUOUS = {  # name: (valid shape tuples, an invalid shape tuple or None, ran
     "genextreme": ([(0.0,), (0.5,), (-0.3,), (1.0,), (1e-9,), (-0.6,), (2.5,)], (np.inf,)),
     # a = 0 (the normal), either sign, a steep one (the left tail SciPy integrates: a > 0)
     "skewnorm": ([(0.0,), (4.0,), (-3.0,), (0.5,), (25.0,)], (np.nan,)),
+    # kappa = 0 (uniform), Hill's series (its length grows with kappa) up to 49, the normal
+    # approximation from 50 on
+    "vonmises": ([(0.0,), (0.5,), (2.0,), (10.0,), (49.0,), (50.0,), (300.0,)], (-1.0,)),
 }
 DISCRETE = {"poisson": ([(0.0,), (0.6,), (14.5,), (2000.0,)], (-1.0,)),
             "binom": ([(10.0, 0.3), (80.0, 0.95), (5.0, 0.0), (7.0, 1.0)], (4.5, 0.5)),
@@ -221,6 +225,49 @@ _TINY = np.finfo(np.float64).tiny
 _SUB = 2.0 ** -1074
 
 
+# vonmises' cdf below kappa = 50 (SciPy's, Hill's algorithm) is 0.5 + x / 2 pi + V / pi with V
+# from up to 52 steps of a rotation and a backward recurrence, each adding about an ulp of 1: an
+# absolute rounding whatever the value (16 eps at most against a long-double evaluation of the
+# same steps over kappa < 50; two double evaluations differ by twice that), so that its tails are
+# known to this absolute bound only, in SciPy as here. From 50 on it is ndtr's: relative.
+VONMISES_CDF_ATOL = 64 * _EPS
+# and Hill's truncation: "12 decimal digits" (SciPy's comment; at most 1.8e-13 against quad of the
+# pdf over kappa < 50), the accuracy to which its cdf can judge a quantile
+VONMISES_CDF_ACCURACY = 1e-12
+
+
+def _vonmises_atol(method, kappa, got, want):
+    """The absolute bound of vonmises' cdf family below kappa = 50: VONMISES_CDF_ATOL, in log
+    space over the value (log F has the absolute error dF / F), any where both values are below
+    that bound's log; 1e-300 (the cdf relative) from kappa = 50 on."""
+    series = np.asarray(kappa, np.float64) < 50
+    if method in ("cdf", "sf"):
+        return np.where(series, VONMISES_CDF_ATOL, 1e-300)
+    with np.errstate(all="ignore"):
+        value = np.exp(np.asarray(want, np.float64))
+        bound = np.where(value > 0, VONMISES_CDF_ATOL / value, np.inf)
+        floor = np.log(VONMISES_CDF_ATOL)
+        both_tiny = (np.asarray(got) <= floor) & (np.asarray(want) <= floor)
+        bound = np.where(both_tiny | ~(bound < np.inf), np.inf, np.maximum(bound, 1e-300))
+    return np.where(series, bound, 1e-300)
+
+
+def vonmises_root(method, q, got, shapes, kw, rtol):
+    """Where `got` is vonmises' q-quantile by its backward error: SciPy's cdf at it equal to q
+    (ppf) or to 1 - q (isf: SciPy's is ppf(1 - q)) within rtol and the cdf's accuracy
+    (VONMISES_CDF_ACCURACY). SciPy's root is brentq's at xtol 1e-14 on that cdf, whose error
+    moves the root by 1e-13 / pdf (in the tails of kappa = 49 the cdf is not even monotone
+    below 1e-13): next to q = 1/2 (a root next to 0) and in the tails neither root is the
+    other's to rtol 1e-12."""
+    import scipy.stats as sst
+
+    q = np.asarray(q, np.float64)
+    target = q if method == "ppf" else 1.0 - q
+    with np.errstate(all="ignore"):
+        cdf = sst.vonmises.cdf(got, shapes[0], loc=kw.get("loc", 0.0), scale=kw.get("scale", 1.0))
+        return (np.abs(cdf - target) <= rtol * target + VONMISES_CDF_ACCURACY) & np.isfinite(got) & (q > 0) & (q < 1)
+
+
 def atol(name, method, x, shapes, kw, got=None, want=None):
     """1e-300, except for skewnorm's cdf family where Boost's Phi(z) - 2 T(z, a) cancels (a > 0
     left of the median, a < 0 right of it, down to 1e-6): there the difference's rounding bound
@@ -228,7 +275,9 @@ def atol(name, method, x, shapes, kw, got=None, want=None):
     the value (log F has the absolute error dF / F), and for a value among the subnormals the
     log of its spacing: 4 * 2**-1074 / F (log(4.5e-322) is known to 1e-2; where F rounds to 0
     on one side and to the smallest subnormals on the other, -inf and a log below
-    log(2**-1070) agree)."""
+    log(2**-1070) agree). vonmises': `_vonmises_atol`."""
+    if name == "vonmises" and method in ("cdf", "logcdf", "sf", "logsf"):
+        return _vonmises_atol(method, np.broadcast_to(shapes[0], np.shape(want)), got, want)
     if name != "skewnorm" or method not in ("cdf", "logcdf", "sf", "logsf"):
         return 1e-300
     if method in ("logcdf", "logsf") and want is not None:
@@ -307,10 +356,45 @@ def genextreme_moments(shapes, kw, mean, var):
     return mean, var
 
 
-def moments_exact(name, method, shapes, kw, want):
-    """SciPy's `method` ("mean", "var", "std" or "stats" (a tuple, mean and variance first)),
-    except genextreme's next to c = 0 (`genextreme_moments`)."""
-    if name != "genextreme" or method not in ("mean", "var", "std", "stats"):
+@functools.lru_cache(maxsize=64)
+def _vonmises_even_moments(k):
+    from scipy.integrate import quad
+    from scipy.special import cosm1
+
+    half = np.pi if k <= (40 / np.pi) ** 2 else 40 / np.sqrt(k)
+    m = [quad(lambda x, n=n: x ** n * np.exp(k * cosm1(x)), 0, half, epsabs=0, epsrel=2e-14, limit=200)[0]
+         for n in (0, 2, 4)]
+    return m[1] / m[0], m[2] / m[0]
+
+
+def vonmises_moments(shapes, kw):
+    """vonmises' (mean, variance, skewness, excess kurtosis): loc, E[X**2] scale**2, 0 and
+    E[X**4] / E[X**2]**2 - 3 with E[X**n] over [-pi, pi] by quad at epsrel 2e-14 over [0, L]
+    (L = min(pi, 40 / sqrt(kappa)): the mass beyond is below exp(-800)); NaN for invalid
+    parameters (kappa < 0, scale <= 0, a NaN). SciPy integrates ppf(q)**n over q with quad
+    (its stats take seconds, a brentq per point): its variance is off by 1e-7 at kappa = 10,
+    its mean and skewness are 1e-16 instead of 0."""
+    kappa, loc, scale = np.broadcast_arrays(*(np.asarray(v, np.float64) for v in (shapes[0], kw.get("loc", 0.0),
+                                                                                   kw.get("scale", 1.0))))
+    outs = [np.full(kappa.shape, np.nan) for _ in range(4)]
+    for i in np.ndindex(kappa.shape):
+        k = float(kappa[i])
+        if not (k >= 0 and scale[i] > 0 and loc[i] == loc[i]):
+            continue
+        e2, e4 = _vonmises_even_moments(k)
+        outs[0][i], outs[1][i], outs[2][i], outs[3][i] = loc[i], e2 * scale[i] ** 2, 0.0, e4 / e2 ** 2 - 3
+    return tuple(outs)
+
+
+def moments_exact(name, method, shapes, kw, scipy_value):
+    """SciPy's `method` ("mean", "var", "std" or "stats" (a tuple, mean and variance first):
+    `scipy_value()`), except genextreme's next to c = 0 (`genextreme_moments`) and vonmises'
+    (`vonmises_moments`, without calling SciPy's)."""
+    if name == "vonmises" and method in ("mean", "var", "std", "stats"):
+        m, v, sk, ku = (np.asarray(a)[()] for a in vonmises_moments(shapes, kw))
+        return {"stats": (m, v, sk, ku), "mean": m, "var": v, "std": np.sqrt(v)}[method]
+    want = scipy_value()
+    if method not in ("mean", "var", "std", "stats") or name != "genextreme":
         return want
     if method == "stats":
         m, v = genextreme_moments(shapes, kw, want[0], want[1])
