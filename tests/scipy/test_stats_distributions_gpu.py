@@ -225,3 +225,17 @@ def test_vonmises_device_kappa():
     cases.same(_host(cst.vonmises.entropy(G(kappa), **kw)), sst.vonmises.entropy(kappa, **kw), "entropy", rtol=RTOL)
     v = _host(cst.vonmises.rvs(2.0, loc=10.0, size=500, random_state=1))
     assert v.min() >= -np.pi and v.max() < np.pi
+
+
+def test_genextreme_moments_next_to_zero():
+    """c a device array on both sides of the series' edge |c| = 1e-2 and down to 0: the mean and
+    variance against log Gamma's series summed in Fractions (`cases.genextreme_moments`)."""
+    c = np.array([0.0, 1e-200, -1e-160, 1e-14, 1e-9, -1e-9, 3e-6, -7e-4, 9.9e-3, -9.99e-3, 1.1e-2])
+    kw = dict(loc=0.5, scale=2.0)
+    m, v = _host(cst.genextreme.stats(G(c), **kw))
+    want_m, want_v = cases.genextreme_moments((c,), kw, np.full(c.shape, np.nan), np.full(c.shape, np.nan))
+    big = np.abs(c) >= 1e-2  # SciPy's own formula there (its rounding: eps / c of the value)
+    want_m = np.where(big, sst.genextreme.mean(c, **kw), want_m)
+    want_v = np.where(big, sst.genextreme.var(c, **kw), want_v)
+    cases.same(m, want_m, "genextreme mean", rtol=1e-13)
+    cases.same(v, want_v, "genextreme var", rtol=1e-13)

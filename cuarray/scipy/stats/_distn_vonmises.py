@@ -18,7 +18,6 @@ from ..._core.host_input import as_parameter
 from ..._core.transfer import to_host
 from ..._logic.ops import logical_and, logical_not, logical_or
 from ..._logic.truth import any as any_
-from ..._manipulation.dims import expand_dims
 from ..._math.arithmetic import remainder
 from ..._math.explog import exp, log, log1p
 from ..._math.extrema import maximum
@@ -32,6 +31,7 @@ from ..special._convenience import cosm1
 from ..special._stats import ndtr, ndtri
 from ._distn_base import is_host
 from ._distn_fit import rv_continuous
+from ._distn_real_shape import _last_axis, _pick
 
 _TWO_PI = 2 * math.pi
 _SQRT2_PI = 0.79788456080286535588  # sqrt(2 / pi)
@@ -47,16 +47,6 @@ _EPS = float(numpy.finfo(numpy.float64).eps)
 _GL_U, _GL_W = numpy.polynomial.legendre.leggauss(64)
 _GL_X, _GL_W = (_GL_U + 1) / 2, _GL_W / 2
 _KAPPA_FULL = (40 / math.pi) ** 2  # below it the rule spans [0, pi]
-
-
-def _pick(cond, a, b):
-    if is_host(cond):
-        return a if cond else b
-    return where(cond, a, b)
-
-
-def _last_axis(v):
-    return v if is_host(v) else expand_dims(v, -1)
 
 
 class vonmises_gen(rv_continuous):
