@@ -24,6 +24,10 @@ CONTINUOUS = {  # name: (valid shape tuples, an invalid shape tuple or None, ran
     # kappa = 0 (uniform), Hill's series (its length grows with kappa) up to 49, the normal
     # approximation from 50 on (the edge 49.99/50: test_vonmises_array_kappa)
     "vonmises": ([(0.0,), (2.0,), (10.0,), (49.0,), (300.0,)], (-1.0,)),
+    # each of SciPy's cases: central (a < 0 < b), both ends left (b <= 0) or right (a > 0), an
+    # infinite end, a tail interval on either side
+    "truncnorm": ([(0.5, 3.0), (-3.0, -1.0), (-np.inf, 1.5), (2.0, np.inf), (5.0, 6.0), (-6.0, -5.0),
+                   (-np.inf, np.inf), (-1.0, 2.0)], (1.0, 1.0)),
 }
 DISCRETE = {"poisson": ([(0.0,), (0.6,), (14.5,), (2000.0,)], (-1.0,)),
             "binom": ([(10.0, 0.3), (80.0, 0.95), (5.0, 0.0), (7.0, 1.0)], (4.5, 0.5)),
@@ -405,3 +409,51 @@ def moments_exact(name, method, shapes, kw, scipy_value):
         return genextreme_moments(shapes, kw, want, want)[0]
     v = genextreme_moments(shapes, kw, want, want if method == "var" else np.square(want))[1]
     return v if method == "var" else np.sqrt(v)
+
+
+def truncnorm_root(method, q, got, want, shapes, kw):
+    """Where `got` is truncnorm's q-quantile at least as well as SciPy's `want` (to 1e-12) by
+    SciPy's log-space cdf and sf (accurate in both tails): the larger of |logcdf(x) - log q| and
+    |logsf(x) - log1p(-q)| (ppf; isf with the two sides swapped). SciPy's isf subtracts (1 - q)
+    mass from Phi(-a) where b >= 0, all rounding for q below eps (its isf(1e-300, 2, inf) is
+    8.64: the quantile is 37.15), and its log|e**p - e**q| loses eps / (p - q) of itself."""
+    import scipy.stats as sst
+
+    q = np.asarray(q, np.float64)
+    kw = dict(loc=kw.get("loc", 0.0), scale=kw.get("scale", 1.0))
+    lower, upper = ("logcdf", "logsf") if method == "ppf" else ("logsf", "logcdf")
+    with np.errstate(all="ignore"):
+        def err(x):
+            e = np.maximum(np.abs(getattr(sst.truncnorm, lower)(x, *shapes, **kw) - np.log(q)),
+                           np.abs(getattr(sst.truncnorm, upper)(x, *shapes, **kw) - np.log1p(-q)))
+            return np.where(np.isnan(e), np.inf, e)
+        return (err(got) <= err(want) + 1e-12) & np.isfinite(got) & (q > 0) & (q < 1)
+
+
+def stats_rtol(name, shapes, rtol):
+    """(mean, var, skew, kurtosis) tolerances: `rtol`, except truncnorm's from SciPy's moment
+    recurrences, which cancel on a tail interval (truncnorm(5, 6)'s kurtosis moves by 7e-10 of
+    itself when the pdf at an end moves by 2 ulp): there twice the change that 8 ulp of the
+    end pdfs (the device's log_ndtr and exp to a few ulp) make of each moment."""
+    if name != "truncnorm":
+        return (rtol,) * 4
+    import scipy.stats as sst
+
+    a, b = (np.asarray(s, np.float64) for s in shapes)
+    with np.errstate(all="ignore"):
+        p_a = np.where(np.isfinite(a), sst.truncnorm.pdf(a, a, b), 0.0)
+        p_b = np.where(np.isfinite(b), sst.truncnorm.pdf(b, a, b), 0.0)
+
+        def moments(pa, pb):
+            ta, tb = np.where(pa != 0, a, 0.0), np.where(pb != 0, b, 0.0)
+            m1 = pa - pb
+            m2, mu2 = 1 + pa * ta - pb * tb, 1 + pa * (ta - m1) - pb * (tb - m1)
+            m3, m4 = 2 * m1 + pa * ta ** 2 - pb * tb ** 2, 3 * (1 + pa * ta - pb * tb) + pa * ta ** 3 - pb * tb ** 3
+            mu3, mu4 = m3 + m1 * (-3 * m2 + 2 * m1 ** 2), m4 + m1 * (-4 * m3 + 3 * m1 * (2 * m2 - m1 ** 2))
+            return np.array([m1, mu2, mu3 / mu2 ** 1.5, mu4 / mu2 ** 2 - 3])
+
+        base, worst = moments(p_a, p_b), 0.0
+        for da, db in ((1, 0), (0, 1), (1, 1), (1, -1)):
+            moved = moments(p_a * (1 + 8 * _EPS * da), p_b * (1 + 8 * _EPS * db))
+            worst = np.maximum(worst, np.nan_to_num(np.abs(moved - base) / np.abs(base), nan=0.0, posinf=0.0))
+    return tuple(np.max(np.maximum(rtol, 2 * w)) for w in worst)

@@ -30,7 +30,8 @@ DISC_METHODS = ("pmf", "logpmf", "cdf", "logcdf", "sf", "logsf")
 def host():
     mods = _load("stats_distn_host").host_stats()
     out = {}
-    for m in ("_distn_continuous", "_distn_gamma", "_distn_discrete", "_distn_real_shape", "_distn_vonmises"):
+    for m in ("_distn_continuous", "_distn_gamma", "_distn_discrete", "_distn_real_shape", "_distn_vonmises",
+              "_distn_truncnorm"):
         out.update({n: getattr(mods[m], n) for n in (set(cases.CONTINUOUS) | set(cases.DISCRETE))
                     if hasattr(mods[m], n)})
     return out
@@ -62,7 +63,8 @@ def _better(name, ref, method, q, got, want, shapes, kw):
         close = np.abs(_call(ref, back, got, *shapes, **kw) - q) <= 1e-12 * q + 1e-299
     beyond = cases.quantile_overflows(name, method, q, shapes, kw) & (got == (-np.inf if method == "ppf" else np.inf))
     root = cases.skewnorm_root(method, q, got, shapes, kw, 1e-12) if name == "skewnorm" else \
-        cases.vonmises_root(method, q, got, shapes, kw, 1e-12) if name == "vonmises" else False
+        cases.vonmises_root(method, q, got, shapes, kw, 1e-12) if name == "vonmises" else \
+        cases.truncnorm_root(method, q, got, want, shapes, kw) if name == "truncnorm" else False
     return np.where(((err_got < 1e-12) & (err_want > 1e-6) & np.isfinite(got))
                     | (np.isnan(want) & (q > 0) & (q < 1) & close) | beyond | root, got, want)
 
@@ -110,11 +112,12 @@ def test_continuous_matches_scipy(host, name):
                     cases.same(g, w, (name, method, shapes, kw), rtol=1e-12)
             got = _call(ours, "stats", *shapes, moments="mvsk", **kw)
             want = cases.moments_exact(name, "stats", shapes, kw, lambda: _call(ref, "stats", *shapes, moments="mvsk", **kw))
-            for g, w in zip(got, want):
-                cases.same(g, np.asarray(w, float), (name, "stats", shapes, kw), rtol=1e-10)
+            for g, w, tol in zip(got, want, cases.stats_rtol(name, shapes, 1e-10)):
+                cases.same(g, np.asarray(w, float), (name, "stats", shapes, kw), rtol=tol)
 
 
-@pytest.mark.parametrize("name", ["norm", "gamma", "beta", "t", "f", "lognorm", "pareto", "genextreme", "skewnorm"])
+@pytest.mark.parametrize("name", ["norm", "gamma", "beta", "t", "f", "lognorm", "pareto", "genextreme", "skewnorm",
+                                  "truncnorm"])
 def test_broadcast_parameters(host, name):
     """x (5,) with loc (3, 1) and shapes (4, 1, 1): the result (4, 3, 5), invalid entries NaN."""
     rng = np.random.default_rng()
@@ -130,6 +133,8 @@ def test_broadcast_parameters(host, name):
         want = cases.cancellation_free(name, method, x, shapes, kw, _call(ref, method, x, *shapes, **kw))
         if method in ("ppf", "isf") and name == "skewnorm":  # SciPy's is Boost's Newton: see skewnorm_root
             want = np.where(cases.skewnorm_root(method, x, got, shapes, kw, 1e-12), got, want)
+        if method in ("ppf", "isf") and name == "truncnorm":  # SciPy's isf subtracts: see truncnorm_root
+            want = np.where(cases.truncnorm_root(method, x, got, want, shapes, kw), got, want)
         cases.same(got, want, (name, method), rtol=1e-12, atol=cases.atol(name, method, x, shapes, kw, got, want))
     for m in ("mvsk", "m", "v"):
         got, want = _call(ours, "stats", *shapes, loc=loc, scale=scale, moments=m), \
