@@ -3,9 +3,7 @@ the cuarray routines (tests/scipy/stats_distn_host.py) and is compared with scip
 on fresh random alpha and x (K and K - 1 rows, one point and many), SciPy's error messages for
 each check, the frozen object, rvs and the signatures."""
 
-import importlib.util
 import inspect
-import pathlib
 
 import numpy as np
 import pytest
@@ -13,16 +11,9 @@ import pytest
 sst = pytest.importorskip("scipy.stats")
 
 
-def _load(name):
-    spec = importlib.util.spec_from_file_location("h59d_" + name, pathlib.Path(__file__).parent / (name + ".py"))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.fixture(scope="module")
-def dirichlet():
-    return _load("stats_distn_host").host_stats()["_multivariate_dirichlet"].dirichlet
+def dirichlet(distn_host):
+    return distn_host["_multivariate_dirichlet"].dirichlet
 
 
 def _close(got, want, what):

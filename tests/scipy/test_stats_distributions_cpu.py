@@ -27,8 +27,8 @@ DISC_METHODS = ("pmf", "logpmf", "cdf", "logcdf", "sf", "logsf")
 
 
 @pytest.fixture(scope="module")
-def host():
-    mods = _load("stats_distn_host").host_stats()
+def host(distn_host):
+    mods = distn_host
     out = {}
     for m in ("_distn_continuous", "_distn_gamma", "_distn_discrete", "_distn_real_shape", "_distn_vonmises",
               "_distn_truncnorm"):
