@@ -151,8 +151,8 @@ class vonmises_gen(rv_continuous):
         x = start  # +-pi at q = 1 and 0 (`_isf` passes 1 - q, which rounds to 1 for q < 1e-17)
         lo, hi = -math.pi + 0 * x, math.pi + 0 * x
         active = logical_and(q > 0, q < 1)
-        if not is_host(kappa):
-            active = logical_and(active, kappa < _CK)
+        if not is_host(kappa):  # invalid kappa (< 0, NaN) left out: its result is discarded
+            active = logical_and(active, logical_and(kappa >= 0, kappa < _CK))
         for _ in range(_NEWTON_MAXITER):
             d = self._cdf(x, kappa) - q
             lo, hi = where(d < 0, x, lo), where(d > 0, x, hi)
