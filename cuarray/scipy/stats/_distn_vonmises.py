@@ -146,7 +146,7 @@ class vonmises_gen(rv_continuous):
         on the bracket's collapse; one read per step, the convergence flag."""
         z = ndtri(q) * i0e(kappa) / _SQRT2_PI
         start = where(absolute(z) <= 1, 2.0 * arcsin(clip(z, -1.0, 1.0)), where(z > 0, math.pi, -math.pi))
-        if is_host(kappa) and kappa >= _CK:
+        if is_host(kappa) and not 0 <= kappa < _CK:  # the closed form, or an invalid kappa (discarded)
             return start
         x = start  # +-pi at q = 1 and 0 (`_isf` passes 1 - q, which rounds to 1 for q < 1e-17)
         lo, hi = -math.pi + 0 * x, math.pi + 0 * x
