@@ -96,8 +96,12 @@ def _numpy_own(obj) -> bool:
 
 
 def _distribution(obj) -> bool:
-    """A distribution object of cuarray.scipy.stats (`norm`, `poisson`, ...)."""
-    return not inspect.isclass(obj) and callable(getattr(obj, "freeze", None)) and hasattr(obj, "ppf")
+    """A distribution object of cuarray.scipy.stats (`norm`, `poisson`, ..., the multivariate
+    `dirichlet`: a pdf and rvs, no freeze)."""
+    if inspect.isclass(obj) or inspect.isroutine(obj):
+        return False
+    return callable(getattr(obj, "freeze", None)) and hasattr(obj, "ppf") or (
+        callable(getattr(obj, "pdf", None)) and callable(getattr(obj, "rvs", None)))
 
 
 def _kind(obj) -> str:

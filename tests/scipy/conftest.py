@@ -50,3 +50,13 @@ def nan_sample():
             np.moveaxis(a, axis, -1)[0] = rng.standard_normal(shape[axis])
         return a
     return make
+
+
+@pytest.fixture(scope="session")
+def distn_host():
+    """{module name: private copy} of cuarray.scipy.stats' distribution modules on NumPy
+    (stats_distn_host.py), made once a session."""
+    spec = importlib.util.spec_from_file_location("stats_distn_host", pathlib.Path(__file__).parent / "stats_distn_host.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.host_stats()

@@ -2,6 +2,7 @@
 invalid) and the x values (inside, on the edges of and outside the support, +-inf, NaN), and the
 comparison with scipy.stats (SciPy's values, NaNs and infinities where SciPy has them)."""
 
+import functools
 import warnings
 
 import numpy as np
@@ -20,6 +21,13 @@ CONTINUOUS = {  # name: (valid shape tuples, an invalid shape tuple or None, ran
     "genextreme": ([(0.0,), (0.5,), (-0.3,), (1.0,), (1e-9,), (-0.6,), (2.5,)], (np.inf,)),
     # a = 0 (the normal), either sign, a steep one (the left tail SciPy integrates: a > 0)
     "skewnorm": ([(0.0,), (4.0,), (-3.0,), (0.5,), (25.0,)], (np.nan,)),
+    # kappa = 0 (uniform), Hill's series (its length grows with kappa) up to 49, the normal
+    # approximation from 50 on (the edge 49.99/50: test_vonmises_array_kappa)
+    "vonmises": ([(0.0,), (2.0,), (10.0,), (49.0,), (300.0,)], (-1.0,)),
+    # each of SciPy's cases: central (a < 0 < b), both ends left (b <= 0) or right (a > 0), an
+    # infinite end, a tail interval on either side
+    "truncnorm": ([(0.5, 3.0), (-3.0, -1.0), (-np.inf, 1.5), (2.0, np.inf), (5.0, 6.0), (-6.0, -5.0),
+                   (-np.inf, np.inf), (-1.0, 2.0)], (1.0, 1.0)),
 }
 DISCRETE = {"poisson": ([(0.0,), (0.6,), (14.5,), (2000.0,)], (-1.0,)),
             "binom": ([(10.0, 0.3), (80.0, 0.95), (5.0, 0.0), (7.0, 1.0)], (4.5, 0.5)),
@@ -102,6 +110,33 @@ def hypergeom_exact(ref, name, method, k, shapes, kw, want):
         frac = np.isfinite(k) & (np.floor(k - loc) != k - loc)
         at_floor = getattr(ref, method)(np.floor(k - loc) + loc, *shapes, **kw)
     return np.where(frac, at_floor, want)
+
+
+def hypergeom_quantile(method, q, shapes, loc):
+    """hypergeom's exact quantiles (NaN where q is outside (0, 1), loc or a parameter invalid):
+    the smallest k with cdf(k) >= q (ppf) or sf(k) <= q (isf), the cdf summed in integers and
+    compared with q as the exact rational it is. Where the exact cdf ties with q (60, 45, 30 is
+    symmetric about 22.5: cdf(22) is 1/2) SciPy's Boost sum rounds below it (0.49999999999999994)
+    and its ppf(0.5) is 23; the quantile is 22."""
+    from fractions import Fraction
+    from math import comb
+
+    q, loc, M, n, N = np.broadcast_arrays(*(np.asarray(v, np.float64) for v in (q, loc) + tuple(shapes)))
+    out = np.full(q.shape, np.nan)
+    for i in np.ndindex(q.shape):
+        m_, n_, N_ = M[i], n[i], N[i]
+        if not (m_ > 0 and 0 <= n_ <= m_ and 0 <= N_ <= m_ and loc[i] == loc[i] and 0 < q[i] < 1
+                and all(v == int(v) for v in (m_, n_, N_))):
+            continue
+        m_, n_, N_ = int(m_), int(n_), int(N_)
+        lo, hi = max(0, N_ - (m_ - n_)), min(n_, N_)
+        x, total, cdf = Fraction(float(q[i])), comb(m_, N_), 0
+        for k in range(lo, hi + 1):
+            cdf += comb(n_, k) * comb(m_ - n_, N_ - k)
+            if (Fraction(cdf, total) >= x) if method == "ppf" else (1 - Fraction(cdf, total) <= x):
+                break
+        out[i] = k + loc[i]
+    return out
 
 
 def quantile_overflows(name, method, q, shapes, kw):
@@ -194,6 +229,49 @@ _TINY = np.finfo(np.float64).tiny
 _SUB = 2.0 ** -1074
 
 
+# vonmises' cdf below kappa = 50 (SciPy's, Hill's algorithm) is 0.5 + x / 2 pi + V / pi with V
+# from up to 52 steps of a rotation and a backward recurrence, each adding about an ulp of 1: an
+# absolute rounding whatever the value (16 eps at most against a long-double evaluation of the
+# same steps over kappa < 50; two double evaluations differ by twice that), so that its tails are
+# known to this absolute bound only, in SciPy as here. From 50 on it is ndtr's: relative.
+VONMISES_CDF_ATOL = 64 * _EPS
+# and Hill's truncation: "12 decimal digits" (SciPy's comment; at most 1.8e-13 against quad of the
+# pdf over kappa < 50), the accuracy to which its cdf can judge a quantile
+VONMISES_CDF_ACCURACY = 1e-12
+
+
+def _vonmises_atol(method, kappa, got, want):
+    """The absolute bound of vonmises' cdf family below kappa = 50: VONMISES_CDF_ATOL, in log
+    space over the value (log F has the absolute error dF / F), any where both values are below
+    that bound's log; 1e-300 (the cdf relative) from kappa = 50 on."""
+    series = np.asarray(kappa, np.float64) < 50
+    if method in ("cdf", "sf"):
+        return np.where(series, VONMISES_CDF_ATOL, 1e-300)
+    with np.errstate(all="ignore"):
+        value = np.exp(np.asarray(want, np.float64))
+        bound = np.where(value > 0, VONMISES_CDF_ATOL / value, np.inf)
+        floor = np.log(VONMISES_CDF_ATOL)
+        both_tiny = (np.asarray(got) <= floor) & (np.asarray(want) <= floor)
+        bound = np.where(both_tiny | ~(bound < np.inf), np.inf, np.maximum(bound, 1e-300))
+    return np.where(series, bound, 1e-300)
+
+
+def vonmises_root(method, q, got, shapes, kw, rtol):
+    """Where `got` is vonmises' q-quantile by its backward error: SciPy's cdf at it equal to q
+    (ppf) or to 1 - q (isf: SciPy's is ppf(1 - q)) within rtol and the cdf's accuracy
+    (VONMISES_CDF_ACCURACY). SciPy's root is brentq's at xtol 1e-14 on that cdf, whose error
+    moves the root by 1e-13 / pdf (in the tails of kappa = 49 the cdf is not even monotone
+    below 1e-13): next to q = 1/2 (a root next to 0) and in the tails neither root is the
+    other's to rtol 1e-12."""
+    import scipy.stats as sst
+
+    q = np.asarray(q, np.float64)
+    target = q if method == "ppf" else 1.0 - q
+    with np.errstate(all="ignore"):
+        cdf = sst.vonmises.cdf(got, shapes[0], loc=kw.get("loc", 0.0), scale=kw.get("scale", 1.0))
+        return (np.abs(cdf - target) <= rtol * target + VONMISES_CDF_ACCURACY) & np.isfinite(got) & (q > 0) & (q < 1)
+
+
 def atol(name, method, x, shapes, kw, got=None, want=None):
     """1e-300, except for skewnorm's cdf family where Boost's Phi(z) - 2 T(z, a) cancels (a > 0
     left of the median, a < 0 right of it, down to 1e-6): there the difference's rounding bound
@@ -201,7 +279,9 @@ def atol(name, method, x, shapes, kw, got=None, want=None):
     the value (log F has the absolute error dF / F), and for a value among the subnormals the
     log of its spacing: 4 * 2**-1074 / F (log(4.5e-322) is known to 1e-2; where F rounds to 0
     on one side and to the smallest subnormals on the other, -inf and a log below
-    log(2**-1070) agree)."""
+    log(2**-1070) agree). vonmises': `_vonmises_atol`."""
+    if name == "vonmises" and method in ("cdf", "logcdf", "sf", "logsf"):
+        return _vonmises_atol(method, np.broadcast_to(shapes[0], np.shape(want)), got, want)
     if name != "skewnorm" or method not in ("cdf", "logcdf", "sf", "logsf"):
         return 1e-300
     if method in ("logcdf", "logsf") and want is not None:
@@ -245,3 +325,135 @@ def skewnorm_root(method, q, got, shapes, kw, rtol):
         side = np.where(lower_tail, cdf, sf)
         bound = np.where(lower_tail, atol("skewnorm", "cdf", got, shapes, kw), atol("skewnorm", "sf", got, shapes, kw))
         return (np.abs(side - p) <= rtol * p + bound) & np.isfinite(got) & (p > 0)
+
+
+def genextreme_moments(shapes, kw, mean, var):
+    """genextreme's (mean, variance) as SciPy's, except for |c| < 1e-2, where SciPy's
+    expm1(gammaln(1 + c)) / c keeps the rounding of 1 + c (eps / c of the value: its mean at
+    c = 1e-9 is 0.57721571267, 8e-8 off) and its variance takes the c = 0 limit below 1e-7:
+    there both from log Gamma's Taylor series (A&S 6.1.33, scipy.special.zeta's coefficients
+    to c**24, summed in Fractions): mean = -(Gamma(1 + c) - 1) / c,
+    var = Gamma(1 + c)**2 (exp(S) - 1) / c**2 with S = log Gamma(1 + 2c) - 2 log Gamma(1 + c)."""
+    from fractions import Fraction
+    from scipy.special import zeta
+
+    c, loc, scale = np.broadcast_arrays(*(np.asarray(v, np.float64) for v in (shapes[0], kw.get("loc", 0.0),
+                                                                               kw.get("scale", 1.0))))
+    mean, var = np.array(np.broadcast_to(mean, c.shape)), np.array(np.broadcast_to(var, c.shape))
+    coef = [Fraction(-0.5772156649015329)] + [Fraction(float(zeta(k))) * (-1) ** k / k for k in range(2, 25)]
+
+    def exp_m1(x, terms):
+        return sum(x ** j / Fraction(np.prod(range(1, j + 1), dtype=object)) for j in range(1, terms + 1))
+
+    for i in np.ndindex(c.shape):
+        x = float(c[i])
+        if not (abs(x) < 1e-2 and scale[i] > 0 and loc[i] == loc[i]):
+            continue
+        # the terms up to |c|**n below 1e-40 of the first (the series' terms fall as |c|**k)
+        terms = 1 if x == 0 else min(len(coef), int(np.ceil(40 / -np.log10(abs(x)))) + 1)
+        x = Fraction(x)
+        lg1 = sum(a * x ** (k + 1) for k, a in enumerate(coef[:terms]))
+        s_ = sum(a * ((2 * x) ** (k + 1) - 2 * x ** (k + 1)) for k, a in enumerate(coef[:terms]))
+        g1 = 1 + exp_m1(lg1, terms)
+        m = -exp_m1(lg1, terms) / x if x else -coef[0]
+        v = g1 * g1 * exp_m1(s_, terms) / (x * x) if x else Fraction(float(zeta(2)))
+        mean[i] = float(m * Fraction(float(scale[i])) + Fraction(float(loc[i])))
+        var[i] = float(v * Fraction(float(scale[i])) ** 2)
+    return mean, var
+
+
+@functools.lru_cache(maxsize=64)
+def _vonmises_even_moments(k):
+    from scipy.integrate import quad
+    from scipy.special import cosm1
+
+    half = np.pi if k <= (40 / np.pi) ** 2 else 40 / np.sqrt(k)
+    m = [quad(lambda x, n=n: x ** n * np.exp(k * cosm1(x)), 0, half, epsabs=0, epsrel=1e-13, limit=200)[0]
+         for n in (0, 2, 4)]
+    return m[1] / m[0], m[2] / m[0]
+
+
+def vonmises_moments(shapes, kw):
+    """vonmises' (mean, variance, skewness, excess kurtosis): loc, E[X**2] scale**2, 0 and
+    E[X**4] / E[X**2]**2 - 3 with E[X**n] over [-pi, pi] by quad at epsrel 1e-13 over [0, L]
+    (L = min(pi, 40 / sqrt(kappa)): the mass beyond is below exp(-800)); NaN for invalid
+    parameters (kappa < 0, scale <= 0, a NaN). SciPy integrates ppf(q)**n over q with quad
+    (its stats take seconds, a brentq per point): its variance is off by 1e-7 at kappa = 10,
+    its mean and skewness are 1e-16 instead of 0."""
+    kappa, loc, scale = np.broadcast_arrays(*(np.asarray(v, np.float64) for v in (shapes[0], kw.get("loc", 0.0),
+                                                                                   kw.get("scale", 1.0))))
+    outs = [np.full(kappa.shape, np.nan) for _ in range(4)]
+    for i in np.ndindex(kappa.shape):
+        k = float(kappa[i])
+        if not (k >= 0 and scale[i] > 0 and loc[i] == loc[i]):
+            continue
+        e2, e4 = _vonmises_even_moments(k)
+        outs[0][i], outs[1][i], outs[2][i], outs[3][i] = loc[i], e2 * scale[i] ** 2, 0.0, e4 / e2 ** 2 - 3
+    return tuple(outs)
+
+
+def moments_exact(name, method, shapes, kw, scipy_value):
+    """SciPy's `method` ("mean", "var", "std" or "stats" (a tuple, mean and variance first):
+    `scipy_value()`), except genextreme's next to c = 0 (`genextreme_moments`) and vonmises'
+    (`vonmises_moments`, without calling SciPy's)."""
+    if name == "vonmises" and method in ("mean", "var", "std", "stats"):
+        m, v, sk, ku = (np.asarray(a)[()] for a in vonmises_moments(shapes, kw))
+        return {"stats": (m, v, sk, ku), "mean": m, "var": v, "std": np.sqrt(v)}[method]
+    want = scipy_value()
+    if method not in ("mean", "var", "std", "stats") or name != "genextreme":
+        return want
+    if method == "stats":
+        m, v = genextreme_moments(shapes, kw, want[0], want[1])
+        return (m, v) + tuple(want[2:])
+    if method == "mean":
+        return genextreme_moments(shapes, kw, want, want)[0]
+    v = genextreme_moments(shapes, kw, want, want if method == "var" else np.square(want))[1]
+    return v if method == "var" else np.sqrt(v)
+
+
+def truncnorm_root(method, q, got, want, shapes, kw):
+    """Where `got` is truncnorm's q-quantile at least as well as SciPy's `want` (to 1e-12) by
+    SciPy's log-space cdf and sf (accurate in both tails): the larger of |logcdf(x) - log q| and
+    |logsf(x) - log1p(-q)| (ppf; isf with the two sides swapped). SciPy's isf subtracts (1 - q)
+    mass from Phi(-a) where b >= 0, all rounding for q below eps (its isf(1e-300, 2, inf) is
+    8.64: the quantile is 37.15), and its log|e**p - e**q| loses eps / (p - q) of itself."""
+    import scipy.stats as sst
+
+    q = np.asarray(q, np.float64)
+    kw = dict(loc=kw.get("loc", 0.0), scale=kw.get("scale", 1.0))
+    lower, upper = ("logcdf", "logsf") if method == "ppf" else ("logsf", "logcdf")
+    with np.errstate(all="ignore"):
+        def err(x):
+            e = np.maximum(np.abs(getattr(sst.truncnorm, lower)(x, *shapes, **kw) - np.log(q)),
+                           np.abs(getattr(sst.truncnorm, upper)(x, *shapes, **kw) - np.log1p(-q)))
+            return np.where(np.isnan(e), np.inf, e)
+        return (err(got) <= err(want) + 1e-12) & np.isfinite(got) & (q > 0) & (q < 1)
+
+
+def stats_rtol(name, shapes, rtol):
+    """(mean, var, skew, kurtosis) tolerances: `rtol`, except truncnorm's from SciPy's moment
+    recurrences, which cancel on a tail interval (truncnorm(5, 6)'s kurtosis moves by 7e-10 of
+    itself when the pdf at an end moves by 2 ulp): there twice the change that 8 ulp of the
+    end pdfs (the device's log_ndtr and exp to a few ulp) make of each moment."""
+    if name != "truncnorm":
+        return (rtol,) * 4
+    import scipy.stats as sst
+
+    a, b = (np.asarray(s, np.float64) for s in shapes)
+    with np.errstate(all="ignore"):
+        p_a = np.where(np.isfinite(a), sst.truncnorm.pdf(a, a, b), 0.0)
+        p_b = np.where(np.isfinite(b), sst.truncnorm.pdf(b, a, b), 0.0)
+
+        def moments(pa, pb):
+            ta, tb = np.where(pa != 0, a, 0.0), np.where(pb != 0, b, 0.0)
+            m1 = pa - pb
+            m2, mu2 = 1 + pa * ta - pb * tb, 1 + pa * (ta - m1) - pb * (tb - m1)
+            m3, m4 = 2 * m1 + pa * ta ** 2 - pb * tb ** 2, 3 * (1 + pa * ta - pb * tb) + pa * ta ** 3 - pb * tb ** 3
+            mu3, mu4 = m3 + m1 * (-3 * m2 + 2 * m1 ** 2), m4 + m1 * (-4 * m3 + 3 * m1 * (2 * m2 - m1 ** 2))
+            return np.array([m1, mu2, mu3 / mu2 ** 1.5, mu4 / mu2 ** 2 - 3])
+
+        base, worst = moments(p_a, p_b), 0.0
+        for da, db in ((1, 0), (0, 1), (1, 1), (1, -1)):
+            moved = moments(p_a * (1 + 8 * _EPS * da), p_b * (1 + 8 * _EPS * db))
+            worst = np.maximum(worst, np.nan_to_num(np.abs(moved - base) / np.abs(base), nan=0.0, posinf=0.0))
+    return tuple(np.max(np.maximum(rtol, 2 * w)) for w in worst)

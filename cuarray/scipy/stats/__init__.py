@@ -96,6 +96,9 @@ from ._distn_gamma import t as t
 from ._distn_gamma import f as f
 from ._distn_real_shape import genextreme as genextreme
 from ._distn_real_shape import skewnorm as skewnorm
+from ._distn_vonmises import vonmises as vonmises
+from ._distn_truncnorm import truncnorm as truncnorm
+from ._multivariate_dirichlet import dirichlet as dirichlet
 from ._distn_discrete import poisson as poisson
 from ._distn_discrete import binom as binom
 from ._distn_discrete import geom as geom
