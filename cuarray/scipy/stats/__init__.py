@@ -114,4 +114,4 @@ from ._power import yeojohnson_llf as yeojohnson_llf
 from ._power import yeojohnson_normmax as yeojohnson_normmax
 from ._montecarlo import monte_carlo_test as monte_carlo_test
 from ._permutation import permutation_test as permutation_test
-from ._bootstrap import bootstrap as bootstrap
+from ._bootstrap import DegenerateDataWarning as DegenerateDataWarning, bootstrap as bootstrap
