@@ -60,7 +60,8 @@ LINKAGE_N = 8000
 linkage = register(
     "cluster-linkage", group="cluster",
     description="hierarchy.linkage(x, method) of 8000 float64 observations in 16-D (cuarray: distances on the "
-                "device, one copy of the condensed matrix, SciPy's agglomeration on the host)",
+                "device; 'single': the minimum spanning tree on the device, its edges labelled on the host; "
+                "the others: one copy of the condensed matrix, SciPy's agglomeration on the host)",
     size=LINKAGE_N, quick=2000, params=("single", "average", "ward"), param_label=lambda p: p, timing="host",
 )
 

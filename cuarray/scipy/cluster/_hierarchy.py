@@ -1,11 +1,12 @@
 """`scipy.cluster.hierarchy` with the data on the device: `linkage` builds the condensed distances
-on the device (`cuarray.scipy.spatial.distance.pdist`), copies them to the host once and runs
-SciPy's agglomeration there (the minimum spanning tree for 'single', the nearest-neighbour chain
-for 'complete', 'average', 'weighted' and 'ward', the generic algorithm for 'centroid' and
-'median': Mullner, "Modern hierarchical, agglomerative clustering algorithms", 2011); the linkage
-matrix comes back to the device. The n - 1 merges are a chain of dependent O(n) steps: on the host
-they run in SciPy's compiled loop (about 1 s for n = 8000 on one core), where a device loop pays a
-launch and a read a merge. The functions on a linkage matrix (n - 1 rows of 4 numbers) read it to
+on the device (`cuarray.scipy.spatial.distance.pdist`). 'single' then finds their minimum spanning
+tree on the device (_single.py) and reads only its n - 1 edges to the host to label them. The other
+methods copy the condensed distances to the host once and run SciPy's agglomeration there (the
+nearest-neighbour chain for 'complete', 'average', 'weighted' and 'ward', the generic algorithm for
+'centroid' and 'median': Mullner, "Modern hierarchical, agglomerative clustering algorithms",
+2011); the linkage matrix comes back to the device. Their n - 1 merges are a chain of dependent
+O(n) steps: on the host they run in SciPy's compiled loop (about 1 s for n = 8000 on one core),
+where a device loop pays a launch and a read a merge. The functions on a linkage matrix (n - 1 rows of 4 numbers) read it to
 the host once and run SciPy's code, so every merge order, tie rule and error is SciPy's."""
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from ..._logic.content import isfinite
 from ..._logic.truth import all as all_
 from ..._math.misc import absolute
 from ..spatial._distance_pair import pdist
+from ._single import label, spanning_tree
 
 __all__ = ["linkage", "fcluster", "cophenet", "inconsistent", "is_valid_linkage", "leaves_list", "dendrogram"]
 
@@ -32,6 +34,12 @@ def _host_hierarchy():
     import scipy.cluster.hierarchy as h  # optional dependency: SciPy runs the host steps
 
     return h
+
+
+def _host_distance():
+    import scipy.spatial.distance as d  # optional dependency: SciPy's checks of a condensed matrix
+
+    return d
 
 
 def _host(x, fn):
@@ -50,9 +58,13 @@ def _suspicious(y):
 
 
 def linkage(y, method="single", metric="euclidean", optimal_ordering=False):
-    """See `scipy.cluster.hierarchy.linkage`. Observations' distances are computed on the device;
-    the condensed distances are then read to the host once and agglomerated by SciPy's compiled
-    loop (sequential merges); the linkage matrix is returned on the device."""
+    """See `scipy.cluster.hierarchy.linkage`. Observations' distances are computed on the device.
+    'single' builds the minimum spanning tree on the device (Boruvka's rounds, one read each) and
+    labels its n - 1 edges on the host: with distinct distances Z is SciPy's; with equal distances
+    the heights and the flat clusters at every height are SciPy's, but merges of equal height may
+    come in another order (ids and rows differ). `optimal_ordering` and the other methods read the
+    condensed distances to the host once and run SciPy's code (sequential merges). The linkage
+    matrix is returned on the device."""
     fn = "scipy.cluster.hierarchy.linkage"
     h = _host_hierarchy()
     y = as_array(y, fn).astype(_F8, copy=False)
@@ -72,7 +84,17 @@ def linkage(y, method="single", metric="euclidean", optimal_ordering=False):
         y = pdist(y, metric)
     elif y.ndim != 1:
         raise ValueError("`y` must be 1 or 2 dimensional.")
-    z = h.linkage(to_host(y), method=method, optimal_ordering=optimal_ordering)  # the one read
+    if method != "single":
+        return asarray(h.linkage(to_host(y), method=method, optimal_ordering=optimal_ordering))  # the one read
+    d = _host_distance()
+    shape = numpy.broadcast_to(0.0, y.shape)  # SciPy's checks of the length, without the data
+    d.is_valid_y(shape, throw=True, name="y")
+    if y.size and not bool(to_host(all_(isfinite(y)))):
+        raise ValueError(_NOT_FINITE)
+    n = d.num_obs_y(shape)
+    z = label(to_host(spanning_tree(y, n)), n)  # the tree's edges: 3 (n - 1) numbers read
+    if optimal_ordering:
+        z = h.optimal_leaf_ordering(z, to_host(y))
     return asarray(z)
 
 

@@ -1,11 +1,11 @@
 """`host_cluster`: cuarray.scipy.cluster's private copy with NumPy in place of the cuarray routines
-its modules import, so Lloyd's iteration, the initialisations and the validation run without a
-device against scipy.cluster (the oracle)."""
+its modules import, so Lloyd's iteration, the initialisations, single linkage's spanning tree and
+the validation run without a device against scipy.cluster (the oracle)."""
 
 import numpy as np
 import pytest
 
-from cuarray.testing.fake_device import host_packages
+from cuarray.testing.fake_device import host_packages, numpy_standins
 
 
 def _vq_standins():
@@ -26,8 +26,21 @@ def _hierarchy_standins():
 
 
 @pytest.fixture(scope="module")
-def host_cluster():
+def host_copies():
     from cuarray.scipy import cluster
-    from cuarray.scipy.cluster import _hierarchy, _vq
+    from cuarray.scipy.cluster import _hierarchy, _single, _vq
 
-    return host_packages([cluster], {_vq: _vq_standins(), _hierarchy: _hierarchy_standins()})[cluster]
+    single = numpy_standins(_single, "cuarray.scipy.cluster")
+    copies = host_packages([cluster], {_vq: _vq_standins(), _hierarchy: _hierarchy_standins(), _single: single})
+    return copies[cluster], copies[_single]
+
+
+@pytest.fixture(scope="module")
+def host_cluster(host_copies):
+    return host_copies[0]
+
+
+@pytest.fixture(scope="module")
+def host_single(host_copies):
+    """The copy of the device's single linkage (Boruvka's rounds) on NumPy."""
+    return host_copies[1]

@@ -36,7 +36,7 @@ def test_linkage_is_scipys(host_cluster, method):
 
 def test_ties_are_scipys(host_cluster):
     x = np.random.default_rng().integers(0, 3, (25, 2)).astype(float)  # many equal distances
-    for method in METHODS:
+    for method in METHODS[1:]:  # 'single' builds its own tree: test_single_ties
         z = host_cluster.hierarchy.linkage(x, method)
         np.testing.assert_array_equal(z, sh.linkage(x, method))
         assert sh.is_valid_linkage(z)
@@ -44,12 +44,64 @@ def test_ties_are_scipys(host_cluster):
             assert (np.diff(z[:, 2]) >= 0).all()
 
 
+def same_single_linkage(z, ref):
+    """What every minimum spanning tree shares when distances tie: the heights, and the partition
+    below every height (the cophenetic distances, and fcluster's flat clusters at and between the
+    heights); ids, rows and the order of equal-height merges may differ."""
+    assert sh.is_valid_linkage(z) and (z[:, 0] < z[:, 1]).all() and z[-1, 3] == len(z) + 1
+    np.testing.assert_array_equal(z[:, 2], ref[:, 2])
+    np.testing.assert_array_equal(sh.cophenet(z), sh.cophenet(ref))
+    heights = np.unique(ref[:, 2])
+    for t in np.concatenate([heights, heights + 0.5]):
+        got, want = sh.fcluster(z, t, "distance"), sh.fcluster(ref, t, "distance")
+        pairs = set(zip(got.tolist(), want.tolist()))
+        assert len(pairs) == len(set(got.tolist())) == len(set(want.tolist()))  # the same partition
+
+
+@pytest.mark.parametrize("shape", [(40, 2), (60, 1), (30, 3)])
+def test_single_ties(host_cluster, shape):
+    """Integer grids: many equal distances (exact: integer squares, correctly rounded roots), and
+    duplicate points (zero distances)."""
+    x = np.random.default_rng().integers(0, 4, shape).astype(float)
+    same_single_linkage(host_cluster.hierarchy.linkage(x), sh.linkage(x))
+    y = ssd.pdist(x, "cityblock")
+    same_single_linkage(host_cluster.hierarchy.linkage(y), sh.linkage(y))
+
+
+def test_single_duplicates_and_small(host_cluster):
+    h, rng = host_cluster.hierarchy, np.random.default_rng()
+    x = rng.random((12, 3))
+    x = x[rng.integers(0, 12, 30)]  # duplicates: zero distances, equal distances to the others
+    same_single_linkage(h.linkage(x), sh.linkage(x))
+    same_single_linkage(h.linkage(np.zeros((9, 2))), sh.linkage(np.zeros((9, 2))))
+    for n in (2, 3):
+        x = rng.random((n, 2))
+        np.testing.assert_array_equal(h.linkage(x), sh.linkage(x))
+        np.testing.assert_array_equal(h.linkage(ssd.pdist(x)), sh.linkage(ssd.pdist(x)))
+    y = rng.standard_normal(55)  # negative and distinct: SciPy takes them as they are
+    np.testing.assert_array_equal(h.linkage(y), sh.linkage(y))
+
+
+@pytest.mark.parametrize("n", [7, 33])
+def test_single_chunks(host_single, n):
+    """Rows in chunks of every size around a row's length: the same tree, and SciPy's Z."""
+    y = np.random.default_rng().random(n * (n - 1) // 2)
+    ref = sh.linkage(y)
+    for chunk in (1, n - 1, n, n + 1, 2 * n - 1, 3 * n, 5 * n + 2, n * n):
+        np.testing.assert_array_equal(host_single.label(host_single.spanning_tree(y, n, chunk), n), ref)
+
+
 CALLS = [
     lambda h, x: h.linkage(x, "nope"),
     lambda h, x: h.linkage(x, "ward", "cityblock"),
     lambda h, x: h.linkage(x[None]),
-    lambda h, x: h.linkage(np.where(x > 0.9, np.nan, x)),
+    lambda h, x: h.linkage(np.where(x == x[3, 1], np.nan, x)),  # one NaN observation, every draw
     lambda h, x: h.linkage(np.ones(4)),
+    lambda h, x: h.linkage(np.array([1.0, np.inf, 2.0])),
+    lambda h, x: h.linkage(np.array([1.0, 2.0, np.nan]), optimal_ordering=True),
+    lambda h, x: h.linkage(x * 1e200),  # finite observations, infinite distances
+    lambda h, x: h.linkage(x[:1]),
+    lambda h, x: h.linkage(np.ones(0)),
     lambda h, x: h.fcluster(h.linkage(x), 2, criterion="bad"),
     lambda h, x: h.is_valid_linkage(x, throw=True),
     lambda h, x: h.leaves_list(x),

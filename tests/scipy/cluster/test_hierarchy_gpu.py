@@ -19,6 +19,7 @@ sh = pytest.importorskip("scipy.cluster.hierarchy")
 import scipy.spatial.distance as ssd  # noqa: E402
 
 import cuarray  # noqa: E402
+from cuarray.scipy.cluster import _single  # noqa: E402
 from cuarray.scipy.cluster import hierarchy as ch  # noqa: E402
 from cuarray.scipy.spatial import distance as ssd_gpu  # noqa: E402
 
@@ -63,6 +64,39 @@ def test_linkage_ties(method):
             got, want = sh.fcluster(z, t, "distance"), sh.fcluster(ref, t, "distance")
             pairs = set(zip(got.tolist(), want.tolist()))
             assert len(pairs) == len(set(got.tolist())) == len(set(want.tolist()))  # the same partition
+
+
+def test_single_linkage_on_the_device():
+    """'single' builds its minimum spanning tree on the device: condensed input (host-made, so both
+    sides see the same numbers) with distinct distances gives SciPy's Z exactly, rows in chunks of
+    every kind (forced small, and the default's 3 chunks at n = 3000), negative distances, n = 2
+    and 3, and optimal_ordering; with duplicates (ties) the heights and partitions are SciPy's."""
+    rng = np.random.default_rng()
+    n = 300
+    y = rng.random(n * (n - 1) // 2)  # distinct (a tie among 45,000 doubles: ~1e-7)
+    ref = sh.linkage(y)
+    for chunk in (1, 7 * n + 3):
+        np.testing.assert_array_equal(_single.label(_single.spanning_tree(G(y), n, chunk).get(), n), ref)
+    np.testing.assert_array_equal(ch.linkage(G(y), optimal_ordering=True).get(), sh.linkage(y, optimal_ordering=True))
+    y = rng.random(3000 * 2999 // 2)
+    np.testing.assert_array_equal(ch.linkage(G(y)).get(), sh.linkage(y))
+    y = rng.standard_normal(1225)
+    np.testing.assert_array_equal(ch.linkage(G(y)).get(), sh.linkage(y))
+    for m in (2, 3):
+        x = rng.random((m, 2))
+        np.testing.assert_array_equal(ch.linkage(G(ssd.pdist(x))).get(), sh.linkage(ssd.pdist(x)))
+        np.testing.assert_array_equal(ch.linkage(G(x)).get()[:, [0, 1, 3]], sh.linkage(x)[:, [0, 1, 3]])
+    x = rng.random((20, 3))[rng.integers(0, 20, 90)]  # duplicates: zero and equal distances
+    y = ssd.pdist(x)
+    z, ref = ch.linkage(G(y)).get(), sh.linkage(y)
+    assert sh.is_valid_linkage(z) and (z[:, 0] < z[:, 1]).all()
+    np.testing.assert_array_equal(z[:, 2], ref[:, 2])
+    np.testing.assert_array_equal(sh.cophenet(z), sh.cophenet(ref))  # the same partition below every height
+    for bad in (np.array([1.0, np.inf, 2.0]), np.array([np.nan, 1.0, 2.0])):
+        with pytest.raises(ValueError, match="only finite values"):
+            ch.linkage(G(bad))
+    with pytest.raises(ValueError, match="cannot be determined on an empty"):
+        ch.linkage(G(x[:1]))
 
 
 def test_functions_of_a_linkage_and_errors():
