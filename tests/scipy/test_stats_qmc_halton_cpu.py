@@ -21,6 +21,7 @@ from scipy.stats import _qmc  # noqa: E402  (van_der_corput: SciPy's private fun
 import cuarray  # noqa: E402
 from cuarray.scipy.stats import qmc as cq  # noqa: E402
 from cuarray.scipy.stats.qmc import _halton, _kernels  # noqa: E402
+from cuarray.testing.fake_device import host_modules  # noqa: E402
 
 import host_build  # noqa: E402  (tests/ is on sys.path)
 
@@ -48,23 +49,17 @@ def lib():
 
 
 @pytest.fixture
-def host_engine(lib, monkeypatch):
-    """cq.Halton with its launch replaced by the g++ build of the same coordinate function."""
+def host_engine(lib):
+    """Halton from a private copy of its module whose launch is the g++ build of the same
+    coordinate function (and whose arrays are NumPy's)."""
 
-    def draw(self, start, n):
-        perms = self._permutations if self.scramble else [np.zeros((0, b), dtype=np.int64) for b in self.base]
-        counts = np.array([p.shape[0] for p in perms], dtype=np.int32)
-        offsets = np.concatenate([[0], np.cumsum([p.size for p in perms])[:-1]]).astype(np.int64)
-        flat = np.concatenate([p.ravel() for p in perms] + [np.zeros(1, dtype=np.int64)]).astype(np.int32)
-        bases = np.array(self.base, dtype=np.int64)
-        out = np.empty((n, self.d), dtype=np.float64)
+    def draw(name, total, bases, perms, offsets, counts, out, start, n, d, scrambled):
+        assert name == "halton_draw" and total == n * d
         ptr = lambda a: a.ctypes.data_as(ctypes.c_void_p)  # noqa: E731
-        lib.draw(ptr(bases), ptr(flat), ptr(offsets), ptr(counts), ptr(out), ctypes.c_longlong(start), ctypes.c_longlong(n),
-                 ctypes.c_int(self.d), ctypes.c_int(int(self.scramble)))
-        return out
+        lib.draw(ptr(bases), ptr(perms), ptr(offsets), ptr(counts), ptr(out), ctypes.c_longlong(start), ctypes.c_longlong(n),
+                 ctypes.c_int(d), ctypes.c_int(scrambled))
 
-    monkeypatch.setattr(_halton.Halton, "_draw", draw)
-    return cq.Halton
+    return host_modules({_halton: {"draw": draw, "empty": np.empty, "asarray": np.asarray}})[_halton].Halton
 
 
 def test_engine_state_as_scipys():

@@ -20,6 +20,7 @@ sq = pytest.importorskip("scipy.stats.qmc")
 from cuarray.cuda import compiler  # noqa: E402
 from cuarray.scipy.stats import qmc as cq  # noqa: E402
 from cuarray.scipy.stats.qmc import _kernels, _sobol  # noqa: E402
+from cuarray.testing.fake_device import host_modules  # noqa: E402
 
 import host_build  # noqa: E402  (tests/ is on sys.path)
 
@@ -51,19 +52,17 @@ def lib():
 
 
 @pytest.fixture
-def host_engine(lib, monkeypatch):
-    """cq.Sobol with its launch replaced by the g++ build of the same point function."""
+def host_engine(lib):
+    """Sobol from a private copy of its module whose launch is the g++ build of the same point
+    function (and whose arrays are NumPy's)."""
 
-    def draw(self, start, n):
-        out = np.empty((n, self.d), dtype=np.float64)
-        fn = lib.draw32 if self.dtype_i == np.uint32 else lib.draw64
-        fn(self._sv.ctypes.data_as(ctypes.c_void_p), self._shift.ctypes.data_as(ctypes.c_void_p),
-           out.ctypes.data_as(ctypes.c_void_p), ctypes.c_ulonglong(start), ctypes.c_longlong(n), ctypes.c_int(self.d),
-           ctypes.c_int(self.bits), ctypes.c_double(self._scale))
-        return out
+    def draw(name, total, sv, shift, out, start, n, d, bits, scale):
+        assert total == n * d
+        fn = lib.draw32 if name == "sobol_draw<unsigned int>" else lib.draw64
+        fn(sv.ctypes.data_as(ctypes.c_void_p), shift.ctypes.data_as(ctypes.c_void_p), out.ctypes.data_as(ctypes.c_void_p),
+           ctypes.c_ulonglong(start), ctypes.c_longlong(n), ctypes.c_int(d), ctypes.c_int(bits), ctypes.c_double(scale))
 
-    monkeypatch.setattr(_sobol.Sobol, "_draw", draw)
-    return cq.Sobol
+    return host_modules({_sobol: {"draw": draw, "empty": np.empty, "asarray": np.asarray, "floor": np.floor}})[_sobol].Sobol
 
 
 def _quiet(f, *a, **k):

@@ -12,12 +12,10 @@ import numpy
 
 from ...._creation.basic import empty
 from ...._creation.from_data import asarray
-from ._kernels import QMC
+from ._kernels import draw
 from ._sobol import QMCEngine
 
 __all__ = ["Halton", "first_primes"]
-
-_BLOCK = 256
 
 
 def first_primes(n: int) -> list:
@@ -95,9 +93,7 @@ class Halton(QMCEngine):
         total = n * self.d
         if total:
             bases, perms, offsets, counts = self._tables()
-            QMC.kernel("halton_draw").launch(-(-total // _BLOCK), _BLOCK, bases.data.ptr, perms.data.ptr,
-                                             offsets.data.ptr, counts.data.ptr, out.data.ptr, start, n, self.d,
-                                             int(self.scramble))
+            draw("halton_draw", total, bases, perms, offsets, counts, out, start, n, self.d, int(self.scramble))
         return out
 
     def fast_forward(self, n):

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import pathlib
 
+from ...._core.ndarray import ndarray
 from ....cuda.kernel_family import KernelFamily
 
-__all__ = ["QMC", "source", "TEMPLATES"]
+__all__ = ["QMC", "source", "TEMPLATES", "draw"]
 
 TEMPLATES = pathlib.Path(__file__).parent / "templates"
 
@@ -23,3 +24,12 @@ QMC = KernelFamily("cuarray_qmc", source, namespace="cuarray_qmc", kernels=(
     "halton_draw(const long long* bases, const int* perms, const long long* offsets, const int* counts, double* out, "
     "long long start, long long n, int d, int scrambled)",
 ))
+
+BLOCK = 256  # threads a block: one a coordinate
+
+
+def draw(name, total, *args):
+    """`total` threads of the family's kernel `name` (one a coordinate), its arguments in order:
+    cuarray arrays as their device pointers, the rest as they are. The engines' one launch (the CPU
+    tests stand a g++ build of the same point function in for it)."""
+    QMC.kernel(name).launch(-(-total // BLOCK), BLOCK, *(a.data.ptr if isinstance(a, ndarray) else a for a in args))

@@ -15,12 +15,10 @@ from ...._creation.basic import empty
 from ...._creation.from_data import asarray
 from ...._math.rounding import floor
 from ._discrepancy import scale
-from ._kernels import QMC
+from ._kernels import draw
 from ._sobol_init import MAXDIM, direction_numbers, engine_rng, scrambled
 
 __all__ = ["QMCEngine", "Sobol"]
-
-_BLOCK = 256
 
 
 class QMCEngine:
@@ -125,8 +123,7 @@ class Sobol(QMCEngine):
                 self._device = (asarray(self._sv), asarray(self._shift))
             sv, shift = self._device
             name = "sobol_draw<{}>".format("unsigned int" if self.dtype_i == numpy.uint32 else "unsigned long long")
-            QMC.kernel(name).launch(-(-total // _BLOCK), _BLOCK, sv.data.ptr, shift.data.ptr, out.data.ptr, start, n,
-                                      self.d, self.bits, self._scale)
+            draw(name, total, sv, shift, out, start, n, self.d, self.bits, self._scale)
         return out
 
     def _random(self, n=1, *, workers=1):
