@@ -7,12 +7,16 @@ import warnings
 
 import numpy as np
 import scipy.special as sc
+from scipy.optimize import elementwise
 
+from cuarray._core.host_input import is_scalar
 from cuarray.testing.fake_device import host_modules, numpy_standins
 
 MODULES = ("_censored", "_survival", "_distn_base", "_distn_fit", "_distn_fit_closed", "_distn_continuous", "_distn_gamma", "_distn_discrete",
            "_distn_real_shape", "_distn_vonmises", "_distn_truncnorm",
-           "_multivariate_dirichlet")
+           "_multivariate_dirichlet", "_binomtest")
+# cuarray.scipy.optimize routines a module calls, in place of the copies: SciPy's own
+OPTIMIZE_STANDINS = {"_binomtest": {"find_root": elementwise.find_root}}
 # what `fit` runs of cuarray.scipy.optimize: its Nelder-Mead, copied on NumPy with the stats modules
 OPTIMIZE = ("_result", "_differentiate", "_neldermead", "_scalar")
 
@@ -22,7 +26,7 @@ def _namespace():
     ns.update({n: getattr(sc, n) for n in dir(sc) if not n.startswith("_")})
     ns.update(gamma_fn=sc.gamma, beta_fn=sc.beta, all_=np.all, max_=np.max, to_host=np.asarray,
               as_literal_or_array=lambda x, fn: np.asarray(x), as_parameter=lambda x, fn: np.asarray(x),
-              as_array=lambda x, fn: np.asarray(x), ndarray=np.ndarray,
+              as_array=lambda x, fn: np.asarray(x), ndarray=np.ndarray, is_scalar=is_scalar,
               default_rng=np.random.default_rng)
     return ns
 
@@ -46,7 +50,7 @@ def host_stats():
             key = attr[:-1] if attr.endswith("_") and attr not in ns else attr
             assert key in ns, (name, attr)
             own[attr] = ns[key]
-        standins[module] = own
+        standins[module] = {**own, **OPTIMIZE_STANDINS.get(name, {})}
     for name in OPTIMIZE:
         module = importlib.import_module("cuarray.scipy.optimize." + name)
         standins[module] = numpy_standins(module, "cuarray.scipy.optimize", {"max": np.max, "min": np.min})

@@ -115,3 +115,5 @@ from ._power import yeojohnson_normmax as yeojohnson_normmax
 from ._montecarlo import monte_carlo_test as monte_carlo_test
 from ._permutation import permutation_test as permutation_test
 from ._bootstrap import bootstrap as bootstrap
+from ._fisher import fisher_exact as fisher_exact
+from ._binomtest import binomtest as binomtest
