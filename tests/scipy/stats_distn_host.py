@@ -9,7 +9,6 @@ import numpy as np
 import scipy.special as sc
 from scipy.optimize import elementwise
 
-from cuarray._core.host_input import is_scalar
 from cuarray.testing.fake_device import host_modules, numpy_standins
 
 MODULES = ("_censored", "_survival", "_distn_base", "_distn_fit", "_distn_fit_closed", "_distn_continuous", "_distn_gamma", "_distn_discrete",
@@ -26,7 +25,7 @@ def _namespace():
     ns.update({n: getattr(sc, n) for n in dir(sc) if not n.startswith("_")})
     ns.update(gamma_fn=sc.gamma, beta_fn=sc.beta, all_=np.all, max_=np.max, to_host=np.asarray,
               as_literal_or_array=lambda x, fn: np.asarray(x), as_parameter=lambda x, fn: np.asarray(x),
-              as_array=lambda x, fn: np.asarray(x), ndarray=np.ndarray, is_scalar=is_scalar,
+              as_array=lambda x, fn: np.asarray(x), ndarray=np.ndarray,
               default_rng=np.random.default_rng)
     return ns
 

@@ -12,7 +12,7 @@ import math
 
 import numpy
 
-from ..._core.host_input import as_literal_or_array, is_scalar
+from ..._core.host_input import as_literal_or_array
 from ..._core.transfer import to_host
 from ..._creation.basic import full_like, ones_like, zeros_like
 from ..._manipulation.dims import broadcast_arrays
@@ -119,7 +119,7 @@ def _two_sided(k, n, p):
     hi = where(lt, n, floor(p * n))
     ix = _search(lambda x: sign * _pmf(x, n, p), sign * d * _RERR, lo, hi, _steps(_host_width(n)))
     # above the mode: the terms from ix on (ix itself where it equals the bound, SciPy's rare case)
-    y = n - ix + (d * _RERR == _pmf(ix, n, p))
+    y = n - ix + (d * _RERR == _pmf(ix, n, p)).astype(ix.dtype)
     upper = _cdf(k, n, p) + _sf(n - y, n, p)
     lower = _cdf(ix, n, p) + _sf(k - 1, n, p)
     return minimum(where(lt, upper, lower), 1.0)
@@ -143,7 +143,7 @@ def binomtest(k, n, p=0.5, alternative="two-sided"):
     """
     raw = (k, n, p)
     arrays = [as_literal_or_array(v, "binomtest") for v in raw]
-    dts = [a.dtype for a, v in zip(arrays, raw) if not is_scalar(v)]
+    dts = [a.dtype for a, v in zip(arrays, raw) if type(v) not in (int, float, bool)]  # Python's are weak
     dt = numpy.result_type(*dts) if dts else numpy.dtype(numpy.float64)
     if dt.kind not in "biuf":
         raise TypeError(f"binomtest: `k`, `n` and `p` must be real numbers, not {dt}")
