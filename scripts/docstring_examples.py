@@ -588,6 +588,8 @@ SCIPY_ROUTINES = {
                          "round(float(stats.fisher_exact([[8, 2], [1, 5]], alternative='greater').pvalue), 6)"],
         "binomtest": ["res = stats.binomtest(3, 15, 0.1)", "round(float(res.pvalue), 6), round(float(res.statistic), 6)",
                       "ci = res.proportion_ci(confidence_level=0.95)", "round(float(ci.low), 6), round(float(ci.high), 6)"],
+        "ansari": ["x, y = cuarray.array([1.1, 2.3, 0.4, 3.8, 2.9, 5.0]), cuarray.array([2.5, 3.1, 2.7, 3.0, 2.2])",
+                   "res = stats.ansari(x, y)", "round(float(res.statistic), 6), round(float(res.pvalue), 6)"],
         "anderson": ["x = cuarray.array([-1.2, -0.3, 0.1, 0.4, 1.5, 0.8, 2.1, -0.7])",
                      "res = stats.anderson(x, method='interpolate')",
                      "round(float(res.statistic), 6), round(float(res.pvalue), 6)"],

@@ -117,3 +117,4 @@ from ._permutation import permutation_test as permutation_test
 from ._bootstrap import bootstrap as bootstrap
 from ._fisher import fisher_exact as fisher_exact
 from ._binomtest import binomtest as binomtest
+from ._ansari import ansari as ansari
