@@ -12,7 +12,7 @@ import scipy.special as sc
 from cuarray._core.host_input import is_scalar
 from cuarray.testing.fake_device import host_modules
 
-MODULES = ("_omit", "_descriptive", "_correlation", "_multisample", "_normality", "_goodness", "_anova", "_trimmed", "_ksample", "_fdr", "_brunnermunzel", "_frequency", "_theilslopes", "_contingency", "_quantile", "_power", "_montecarlo", "_permutation", "_bootstrap", "_ordinal", "qmc._discrepancy", "qmc._lhs", "_ks1samp", "_cvm", "_ranksums", "_anderson", "_rank_tests", "_shapiro", "_fisher", "_resampling", "_ansari")
+MODULES = ("_omit", "_descriptive", "_correlation", "_multisample", "_normality", "_goodness", "_anova", "_trimmed", "_ksample", "_fdr", "_brunnermunzel", "_frequency", "_theilslopes", "_contingency", "_quantile", "_power", "_montecarlo", "_permutation", "_bootstrap", "_ordinal", "qmc._discrepancy", "qmc._lhs", "_ks1samp", "_cvm", "_ranksums", "_anderson", "_rank_tests", "_shapiro", "_fisher", "_resampling", "_ansari", "_anderson_ksamp")
 
 
 class HostArray(np.ndarray):

@@ -1,6 +1,7 @@
-"""ansari on the GPU against SciPy: float64/float32/integer samples (ties), sizes on both sides of
-the exact/asymptotic switch, broadcast batches, each axis and None, keepdims, alternatives,
-SciPy 1.18's methods and a seeded PermutationMethod, NaNs propagated and omitted."""
+"""ansari and anderson_ksamp on the GPU against SciPy: ansari's float64/float32/integer samples
+(ties), sizes on both sides of the exact/asymptotic switch, broadcast batches, each axis and None,
+keepdims, alternatives, SciPy 1.18's methods and a seeded PermutationMethod, NaNs propagated and
+omitted; anderson_ksamp's variants and an exact permutation test."""
 
 from __future__ import annotations
 
@@ -101,3 +102,29 @@ def test_permutation_method_is_scipys():
                              method=sst.PermutationMethod(n_resamples=n_resamples, rng=7))
             want = sst.ansari(x, y, alternative, axis=-1, method=sst.PermutationMethod(n_resamples=n_resamples, rng=7))
             _cmp(got, want, 1e-12, (n_resamples, alternative))
+
+
+@pytest.mark.parametrize("k", [2, 3])
+def test_anderson_ksamp_as_scipy(k):
+    # the statistic: SciPy's sums in another order on the device (~1e-15 relative of O(N) terms);
+    # the p-value SciPy's interpolation on the host of that statistic (smooth)
+    rng = np.random.default_rng()
+    samples = [rng.standard_normal(int(rng.integers(5, 30))) + 0.5 * i for i in range(k)]
+    samples[0][:2] = np.round(samples[0][:2])  # ties for the midrank and right variants
+    samples[1][0] = samples[0][0]
+    for kw in ({"variant": "midrank"}, {"variant": "right"}, {"variant": "continuous"}, {"midrank": True}):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            got = cst.anderson_ksamp([cuarray.asarray(s) for s in samples], **kw)
+            want = sst.anderson_ksamp(samples, **kw)
+        np.testing.assert_allclose(float(got.statistic), want.statistic, rtol=1e-10, atol=1e-12, err_msg=str(kw))
+        np.testing.assert_allclose(float(got.pvalue), want.pvalue, rtol=1e-9, err_msg=str(kw))
+
+
+def test_anderson_ksamp_exact_permutations_as_scipy():
+    # 8! / (3! 3! 2!) = 560 partitions < n_resamples: every one, in both
+    rng = np.random.default_rng()
+    samples = [rng.standard_normal(s) for s in (3, 3, 2)]
+    got = cst.anderson_ksamp([cuarray.asarray(s) for s in samples], variant="midrank", method=sst.PermutationMethod())
+    want = sst.anderson_ksamp(samples, variant="midrank", method=sst.PermutationMethod())
+    np.testing.assert_allclose(float(got.pvalue), want.pvalue, rtol=1e-14)

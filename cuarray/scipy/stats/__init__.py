@@ -118,3 +118,4 @@ from ._bootstrap import bootstrap as bootstrap
 from ._fisher import fisher_exact as fisher_exact
 from ._binomtest import binomtest as binomtest
 from ._ansari import ansari as ansari
+from ._anderson_ksamp import anderson_ksamp as anderson_ksamp
