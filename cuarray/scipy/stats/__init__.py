@@ -119,3 +119,4 @@ from ._fisher import fisher_exact as fisher_exact
 from ._binomtest import binomtest as binomtest
 from ._ansari import ansari as ansari
 from ._anderson_ksamp import anderson_ksamp as anderson_ksamp
+from ._epps import epps_singleton_2samp as epps_singleton_2samp
