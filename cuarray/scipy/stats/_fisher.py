@@ -78,7 +78,8 @@ def _pvalue(c, alternative):
     if scaled(abs(pe - pm)) <= max(pe, pm) * (1 if exact else _EPSILON):
         return 1.0
     # the other side of the mode (the pmf decreases away from it; SciPy's binary search finds the
-    # same boundary): terms below the observed one's (strictly above the mode, as SciPy's `sf`)
+    # same boundary): above the mode the terms strictly below the bound (SciPy's `sf` past its
+    # search's last term at or above it), below the mode those at or below it (its `cdf`)
     if x0 < mode:
         tail = [x for x in range(mode, hi + 1) if scaled(terms[x]) < limit]
         return min(prob(list(range(lo, x0 + 1)) + tail), 1.0)
