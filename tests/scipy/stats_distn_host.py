@@ -7,12 +7,15 @@ import warnings
 
 import numpy as np
 import scipy.special as sc
+from scipy.optimize import elementwise
 
 from cuarray.testing.fake_device import host_modules, numpy_standins
 
 MODULES = ("_censored", "_survival", "_distn_base", "_distn_fit", "_distn_fit_closed", "_distn_continuous", "_distn_gamma", "_distn_discrete",
            "_distn_real_shape", "_distn_vonmises", "_distn_truncnorm",
-           "_multivariate_dirichlet")
+           "_multivariate_dirichlet", "_binomtest")
+# cuarray.scipy.optimize routines a module calls, in place of the copies: SciPy's own
+OPTIMIZE_STANDINS = {"_binomtest": {"find_root": elementwise.find_root}}
 # what `fit` runs of cuarray.scipy.optimize: its Nelder-Mead, copied on NumPy with the stats modules
 OPTIMIZE = ("_result", "_differentiate", "_neldermead", "_scalar")
 
@@ -46,7 +49,7 @@ def host_stats():
             key = attr[:-1] if attr.endswith("_") and attr not in ns else attr
             assert key in ns, (name, attr)
             own[attr] = ns[key]
-        standins[module] = own
+        standins[module] = {**own, **OPTIMIZE_STANDINS.get(name, {})}
     for name in OPTIMIZE:
         module = importlib.import_module("cuarray.scipy.optimize." + name)
         standins[module] = numpy_standins(module, "cuarray.scipy.optimize", {"max": np.max, "min": np.min})

@@ -12,7 +12,7 @@ import scipy.special as sc
 from cuarray._core.host_input import is_scalar
 from cuarray.testing.fake_device import host_modules
 
-MODULES = ("_omit", "_descriptive", "_correlation", "_multisample", "_normality", "_goodness", "_anova", "_trimmed", "_ksample", "_fdr", "_brunnermunzel", "_frequency", "_theilslopes", "_contingency", "_quantile", "_power", "_montecarlo", "_permutation", "_bootstrap", "_ordinal", "qmc._discrepancy", "qmc._lhs", "_ks1samp", "_cvm", "_ranksums", "_anderson", "_rank_tests", "_shapiro")
+MODULES = ("_omit", "_descriptive", "_correlation", "_multisample", "_normality", "_goodness", "_anova", "_trimmed", "_ksample", "_fdr", "_brunnermunzel", "_frequency", "_theilslopes", "_contingency", "_quantile", "_power", "_montecarlo", "_permutation", "_bootstrap", "_ordinal", "qmc._discrepancy", "qmc._lhs", "_ks1samp", "_cvm", "_ranksums", "_anderson", "_rank_tests", "_shapiro", "_fisher", "_resampling", "_ansari", "_anderson_ksamp", "_dispersion", "_epps")
 
 
 class HostArray(np.ndarray):
@@ -39,6 +39,7 @@ def _host_scalar(solver):
 def _namespace():
     ns = {n: getattr(np, n) for n in dir(np) if not n.startswith("_")}
     ns.update({n: getattr(sc, n) for n in dir(sc) if not n.startswith("_")})
+    ns.update(pinv=np.linalg.pinv, matrix_rank=np.linalg.matrix_rank)
     ns.update(normalize_axis_index=np.lib.array_utils.normalize_axis_index, abs=np.abs, any=np.any, all=np.all, sum=np.sum, max=np.max, min=np.min, to_host=np.asarray, is_scalar=is_scalar, default_rng=np.random.default_rng, minimize_scalar=_host_scalar(so.minimize_scalar),
               root_scalar=_host_scalar(so.root_scalar),
               as_literal_or_array=lambda x, fn=None: np.asarray(x), as_parameter=lambda x, fn=None: np.asarray(x))

@@ -115,3 +115,8 @@ from ._power import yeojohnson_normmax as yeojohnson_normmax
 from ._montecarlo import monte_carlo_test as monte_carlo_test
 from ._permutation import permutation_test as permutation_test
 from ._bootstrap import DegenerateDataWarning as DegenerateDataWarning, bootstrap as bootstrap
+from ._fisher import fisher_exact as fisher_exact
+from ._binomtest import binomtest as binomtest
+from ._ansari import ansari as ansari
+from ._anderson_ksamp import anderson_ksamp as anderson_ksamp
+from ._epps import epps_singleton_2samp as epps_singleton_2samp
