@@ -220,7 +220,11 @@ def test_nnlf_and_fit_loc_scale(host, name, theta):
 @pytest.mark.parametrize("name", ["gamma", "cauchy", "t", "rayleigh", "beta"])
 def test_fitstart_as_scipy(host, name):
     x = SAMPLES[name](np.random.default_rng())
-    np.testing.assert_allclose(host(name)._fitstart(x), _quiet(getattr(sst, name)._fitstart, x), rtol=1e-12)
+    # beta's shapes are fsolve's stopping point (its step below xtol = 1.49e-8 relative): data moments
+    # that differ in their last bits (reductions in another order; SciPy 1.18's own differ from 1.17's)
+    # move that point within fsolve's tolerance, not within rounding. The others are closed forms.
+    rtol = 100 * 1.49e-8 if name == "beta" else 1e-12
+    np.testing.assert_allclose(host(name)._fitstart(x), _quiet(getattr(sst, name)._fitstart, x), rtol=rtol)
 
 
 @pytest.mark.parametrize("name", sorted(SAMPLES))

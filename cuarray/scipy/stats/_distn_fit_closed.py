@@ -335,7 +335,8 @@ def beta_fitstart(dist, x, args=None):
         a, b = v
         sk = 2 * (b - a) * numpy.sqrt(a + b + 1) / (a + b + 2) / numpy.sqrt(a * b)
         ku = a ** 3 - a ** 2 * (2 * b - 1) + b ** 2 * (b + 1) - 2 * a * b * (b + 2)
-        ku = 6 * ku / (a * b * (a + b + 2) * (a + b + 3))
+        ku /= a * b * (a + b + 2) * (a + b + 3)  # SciPy's order of operations: its rounding, its path
+        ku *= 6
         return [sk - g1, ku - g2]
 
     with numpy.errstate(all="ignore"):
