@@ -12,7 +12,7 @@ from cuarray.testing.fake_device import host_modules, numpy_standins
 
 MODULES = ("_censored", "_survival", "_distn_base", "_distn_fit", "_distn_fit_closed", "_distn_continuous", "_distn_gamma", "_distn_discrete",
            "_distn_real_shape", "_distn_vonmises", "_distn_truncnorm",
-           "_multivariate_dirichlet", "_qmvn", "_multivariate_normal")
+           "_multivariate_dirichlet", "_qmvn", "_multivariate_normal", "_kde")
 # what `fit` runs of cuarray.scipy.optimize: its Nelder-Mead, copied on NumPy with the stats modules
 OPTIMIZE = ("_result", "_differentiate", "_neldermead", "_scalar")
 
