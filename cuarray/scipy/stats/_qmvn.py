@@ -32,6 +32,8 @@ from ..special._stats import ndtr, ndtri, owens_t
 
 _TOL = 1e-10  # SciPy's singularity tolerance of the reordered Cholesky factor
 _BATCHES = 10
+_TINY = float(numpy.finfo(numpy.float64).smallest_subnormal)
+_BELOW_ONE = float(numpy.nextafter(1.0, 0.0))
 
 
 def _primes_upto(n):
@@ -161,7 +163,9 @@ def qmvn_inner(q, rndm, n_qmc, cho, lo, hi):
         for i in range(1, n):
             z = float(q[i - 1]) * i_samples + rndm[:, j, i:i + 1]  # SciPy shifts by column i
             x = absolute(2 * (z - floor(z)) - 1)  # the tent periodisation of the shifted lattice
-            ys.append(ndtri(c + x * dc))
+            # into [tiny, 1 - 2^-53]: the same as SciPy's inside (0, 1), and a finite y where
+            # c + x dc rounds onto or past an end (ndtri's inf, then 0 * inf, would make it NaN)
+            ys.append(ndtri(minimum(maximum(c + x * dc, _TINY), _BELOW_ONE)))
             s = expand_dims(cho[:, i, 0], 1) * ys[0]
             for t in range(1, i):
                 s = s + expand_dims(cho[:, i, t], 1) * ys[t]
