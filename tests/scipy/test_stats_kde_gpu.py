@@ -43,18 +43,22 @@ def test_values_match_scipy(d):
                                    atol=1e-12, err_msg=str(kw))
         np.testing.assert_allclose(ours.factor, ref.factor, rtol=1e-13)
         np.testing.assert_allclose(ours.neff, ref.neff, rtol=1e-12)
-        np.testing.assert_allclose(_host(ours.covariance), ref.covariance, rtol=1e-12, atol=1e-15)
-        np.testing.assert_allclose(_host(ours.inv_cov), ref.inv_cov, rtol=1e-11, atol=1e-13)
+        # sums of n products: entries near 0 by cancellation are exact to rounding of the largest
+        np.testing.assert_allclose(_host(ours.covariance), ref.covariance, rtol=1e-12,
+                                   atol=1e-12 * np.max(np.abs(ref.covariance)))
+        np.testing.assert_allclose(_host(ours.inv_cov), ref.inv_cov, rtol=1e-11, atol=1e-12 * np.max(np.abs(ref.inv_cov)))
         mean, cov = rng.normal(size=d), np.diag(rng.uniform(0.5, 2.0, d))
         np.testing.assert_allclose(_host(ours.integrate_gaussian(mean, cov)), ref.integrate_gaussian(mean, cov), rtol=1e-11)
         other = _data(rng, d, 30)
         np.testing.assert_allclose(_host(ours.integrate_kde(stats.gaussian_kde(cuarray.asarray(other)))),
                                    ref.integrate_kde(sst.gaussian_kde(other)), rtol=1e-11)
         if d == 1:
-            np.testing.assert_allclose(_host(ours.integrate_box_1d(-0.5, 1.0)), ref.integrate_box_1d(-0.5, 1.0), rtol=1e-12)
+            np.testing.assert_allclose(_host(ours.integrate_box_1d(-0.5, 1.0)), ref.integrate_box_1d(-0.5, 1.0), rtol=1e-12,
+                                       atol=1e-15)  # differences of ndtr's
         if d == 2:
             lo, hi = np.array([-1.0, -0.5]), np.array([0.5, 1.5])
-            np.testing.assert_allclose(_host(ours.integrate_box(lo, hi)), ref.integrate_box(lo, hi), rtol=1e-11)
+            np.testing.assert_allclose(_host(ours.integrate_box(lo, hi)), ref.integrate_box(lo, hi), rtol=1e-11,
+                                       atol=1e-14)  # Owen's T and Genz's series: ~1e-16 absolutely
 
 
 def test_large_data_errors_resample():
