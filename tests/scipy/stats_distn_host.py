@@ -13,7 +13,7 @@ from cuarray.testing.fake_device import host_modules, numpy_standins
 
 MODULES = ("_censored", "_survival", "_distn_base", "_distn_fit", "_distn_fit_closed", "_distn_continuous", "_distn_gamma", "_distn_discrete",
            "_distn_real_shape", "_distn_vonmises", "_distn_truncnorm",
-           "_multivariate_dirichlet", "_binomtest")
+           "_multivariate_dirichlet", "_binomtest", "_qmvn", "_multivariate_normal", "_kde")
 # cuarray.scipy.optimize routines a module calls, in place of the copies: SciPy's own
 OPTIMIZE_STANDINS = {"_binomtest": {"find_root": elementwise.find_root}}
 # what `fit` runs of cuarray.scipy.optimize: its Nelder-Mead, copied on NumPy with the stats modules
@@ -26,7 +26,7 @@ def _namespace():
     ns.update(gamma_fn=sc.gamma, beta_fn=sc.beta, all_=np.all, max_=np.max, to_host=np.asarray,
               as_literal_or_array=lambda x, fn: np.asarray(x), as_parameter=lambda x, fn: np.asarray(x),
               as_array=lambda x, fn: np.asarray(x), ndarray=np.ndarray,
-              default_rng=np.random.default_rng)
+              default_rng=np.random.default_rng, eigh=np.linalg.eigh)
     return ns
 
 

@@ -99,6 +99,8 @@ from ._distn_real_shape import skewnorm as skewnorm
 from ._distn_vonmises import vonmises as vonmises
 from ._distn_truncnorm import truncnorm as truncnorm
 from ._multivariate_dirichlet import dirichlet as dirichlet
+from ._multivariate_normal import multivariate_normal as multivariate_normal
+from ._kde import gaussian_kde as gaussian_kde
 from ._distn_discrete import poisson as poisson
 from ._distn_discrete import binom as binom
 from ._distn_discrete import geom as geom
