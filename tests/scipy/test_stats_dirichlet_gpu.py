@@ -61,3 +61,9 @@ def test_errors_rvs_frozen():
     assert np.all(np.abs(v.mean(0) - sst.dirichlet.mean([1.0, 2.0, 3.0])) < 6 * se)
     frozen = stats.dirichlet([1.0, 2.0], seed=4)
     assert not np.array_equal(_host(frozen.rvs(3)), _host(frozen.rvs(3)))
+
+
+def test_python_lists_as_scipy():
+    """x and alpha as Python lists, as SciPy takes them."""
+    x, alpha = [0.2, 0.3, 0.5], [1.5, 2.0, 3.0]
+    np.testing.assert_allclose(float(stats.dirichlet.logpdf(x, alpha)), sst.dirichlet.logpdf(x, alpha), rtol=1e-13)

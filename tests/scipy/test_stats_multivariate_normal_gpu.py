@@ -135,3 +135,10 @@ def test_rvs_fit_marginal():
     m = frozen.marginal([2, 0])
     np.testing.assert_array_equal(_host(m.cov), cov[np.ix_([2, 0], [2, 0])])
     np.testing.assert_array_equal(_host(m.mean), mean[[2, 0]])
+
+
+def test_python_lists_as_scipy():
+    """Points, mean and cov as Python lists, as SciPy takes them."""
+    x, mean, cov = [[0.1, -0.4], [1.0, 2.0]], [0.0, 0.5], [[2.0, 0.3], [0.3, 1.0]]
+    np.testing.assert_allclose(stats.multivariate_normal.logpdf(x, mean, cov).get(),
+                               sst.multivariate_normal.logpdf(x, mean, cov), rtol=1e-13)

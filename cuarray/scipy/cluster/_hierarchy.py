@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy
 
-from ..._core.host_input import as_array
+from ..._core.host_input import as_literal_or_array
 from ..._core.transfer import to_host
 from ..._creation.from_data import asarray
 from ..._logic.content import isfinite
@@ -46,7 +46,7 @@ def _host(x, fn):
     """A device argument's host copy (None stays None): the one read of these small arrays."""
     if x is None:
         return None
-    return to_host(as_array(x, fn))
+    return to_host(as_literal_or_array(x, fn))
 
 
 def _suspicious(y):
@@ -67,7 +67,7 @@ def linkage(y, method="single", metric="euclidean", optimal_ordering=False):
     matrix is returned on the device."""
     fn = "scipy.cluster.hierarchy.linkage"
     h = _host_hierarchy()
-    y = as_array(y, fn).astype(_F8, copy=False)
+    y = as_literal_or_array(y, fn).astype(_F8, copy=False)
     if method not in _METHODS:
         raise ValueError(f"Invalid method: {method}")
     if method in _EUCLIDEAN and metric != "euclidean" and y.ndim == 2:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy
 
-from ..._core.host_input import as_array, as_parameter
+from ..._core.host_input import as_literal_or_array, as_parameter
 from ..._core.ndarray import ndarray
 from ..._core.transfer import to_host
 from ..._creation.matrices import diag
@@ -42,7 +42,7 @@ def _alpha(alpha, fn):
 def _x(alpha, x, fn):
     """SciPy's _dirichlet_check_input: the last component appended where x has K - 1 rows, then
     its checks in SciPy's order from one read of their flags."""
-    x = as_array(x, "scipy.stats.dirichlet." + fn).astype(_F64, copy=False)
+    x = as_literal_or_array(x, "scipy.stats.dirichlet." + fn).astype(_F64, copy=False)
     k = alpha.shape[0]
     if x.ndim == 0 or (x.shape[0] + 1 != k and x.shape[0] != k):
         raise ValueError("Vector 'x' must have either the same number of entries as, or one entry fewer than, "

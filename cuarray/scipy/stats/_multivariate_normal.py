@@ -11,7 +11,7 @@ import math
 
 import numpy
 
-from ..._core.host_input import as_array, as_literal_or_array, as_parameter
+from ..._core.host_input import as_literal_or_array, as_parameter
 from ..._core.transfer import to_host
 from ..._creation.basic import full
 from ..._creation.matrices import diag, eye
@@ -106,7 +106,7 @@ def _params(mean, cov, fn):
 
 def _quantiles(x, dim, fn):
     """SciPy's _process_quantiles: float64, a point per row of the last axis."""
-    x = as_array(x, "scipy.stats.multivariate_normal." + fn).astype(_F64, copy=False)
+    x = as_literal_or_array(x, "scipy.stats.multivariate_normal." + fn).astype(_F64, copy=False)
     if x.ndim == 0:
         return reshape(x, (1,))
     if x.ndim == 1:
@@ -237,7 +237,7 @@ class multivariate_normal_gen:
 
     def fit(self, x, fix_mean=None, fix_cov=None):
         """See `scipy.stats.multivariate_normal.fit` (device results)."""
-        x = as_array(x, "scipy.stats.multivariate_normal.fit").astype(_F64, copy=False)
+        x = as_literal_or_array(x, "scipy.stats.multivariate_normal.fit").astype(_F64, copy=False)
         if x.ndim != 2:
             raise ValueError("`x` must be two-dimensional.")
         n_vectors, dim = x.shape

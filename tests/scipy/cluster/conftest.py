@@ -20,7 +20,7 @@ def _vq_standins():
 def _hierarchy_standins():
     import scipy.spatial.distance
 
-    return dict(as_array=lambda x, fn: np.asarray(x), to_host=np.asarray, asarray=np.asarray, all_=np.all,
+    return dict(as_literal_or_array=lambda x, fn: np.asarray(x), to_host=np.asarray, asarray=np.asarray, all_=np.all,
                 isfinite=np.isfinite,
                 absolute=np.abs, pdist=scipy.spatial.distance.pdist)
 

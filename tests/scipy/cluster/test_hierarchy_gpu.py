@@ -39,6 +39,8 @@ def test_linkage(method, dt):
     np.testing.assert_allclose(z.get()[:, 2], ref[:, 2], rtol=1e-10, atol=1e-12)
     y = ssd.pdist(x.astype(np.float64), "cityblock")
     np.testing.assert_array_equal(ch.linkage(G(y), method).get(), sh.linkage(y, method))
+    # a Python list, as SciPy takes it
+    np.testing.assert_array_equal(ch.linkage(y[:45].tolist(), method).get(), sh.linkage(y[:45], method))
     if method not in ("centroid", "median", "ward"):
         got, ref = ch.linkage(G(x), method, "cityblock").get(), sh.linkage(x, method, "cityblock")
         np.testing.assert_array_equal(got[:, [0, 1, 3]], ref[:, [0, 1, 3]])
