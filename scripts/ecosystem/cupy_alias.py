@@ -7,8 +7,10 @@ imported or patched: with the plugin loaded, an installed CuPy is hidden.
     python -m pytest -p cupy_alias CUPY_CHECKOUT/tests/cupyx_tests/scipy_tests --sample-every 5
 
 (`scripts/ecosystem` on PYTHONPATH; scripts/ecosystem/cupyx_tests.py runs it and writes the report.)
-`--sample-every N` keeps one test in N, chosen by a hash of its id, so that the same sample runs
-under CuPy and under cuarray.
+`--sample-every N` keeps one test function in N, chosen by a hash of its id without the
+parametrization, so that the same functions run under CuPy and under cuarray: the two render the
+parameters differently (cuarray.testing makes one test per dtype where CuPy's loops over dtypes in
+one test), so a hash of the full id would sample different tests on each side.
 """
 
 from __future__ import annotations
@@ -148,16 +150,23 @@ def rebind(namespace: dict) -> None:
             namespace[key] = value.__cuarray_target__
 
 
+def function_id(nodeid: str) -> str:
+    """The test function a (parametrized) test id belongs to: `f.py::TestA::test_x[p-float32]` ->
+    `f.py::TestA::test_x`."""
+    return nodeid.split("[", 1)[0]
+
+
 def sampled(nodeid: str, every: int) -> bool:
-    """Whether the test `nodeid` is in the one-in-`every` sample (the same under any library)."""
-    return every <= 1 or zlib.crc32(nodeid.encode()) % every == 0
+    """Whether the test `nodeid` is in the one-in-`every` sample of test functions (the same under
+    any library, whatever its parametrization)."""
+    return every <= 1 or zlib.crc32(function_id(nodeid).encode()) % every == 0
 
 
 # ---- pytest hooks ---------------------------------------------------------------------------------
 
 def pytest_addoption(parser):
     parser.addoption("--sample-every", type=int, default=1,
-                     help="keep one test in N, chosen by a hash of its id (the same sample for every library)")
+                     help="keep one test function in N, chosen by a hash of its id (the same sample for every library)")
     parser.addoption("--as-cupy", action="store_true", default=False,
                      help="run the tests on the installed CuPy itself (only --sample-every applies)")
 

@@ -6,9 +6,15 @@ over the same hash-chosen sample; write per-module counts and compare the two.
     python scripts/ecosystem/cupyx_tests.py run --tests DIR --lib cupy --out cp.json -n 16 --sample-every 4
     python scripts/ecosystem/cupyx_tests.py compare cp.json cu.json
 
-DIR is the scipy_tests folder. A module's pass rate is passed / (passed + failed): skips (a
-`with_requires` SciPy newer than installed, a missing CUDA library) count on neither side. The
-compare lists the tests that pass on CuPy and fail on cuarray.
+DIR is the scipy_tests folder. The sample is of test functions (cupy_alias.sampled), so both
+sides run the same functions; their parametrizations differ (cuarray.testing makes one test per
+dtype where CuPy loops over the dtypes inside one test), so counts of tests differ and the compare
+works per function. A module's pass rate is passed / (passed + failed): skips (a `with_requires`
+SciPy newer than installed, a missing CUDA library) count on neither side, and neither does a test
+that fails on cuarray only because it expects CuPy's NotImplementedError ("DID NOT RAISE
+NotImplementedError": a call CuPy refuses and cuarray answers), counted apart as `beyond`. The
+compare lists the test functions that pass entirely on CuPy and fail somewhere on cuarray, with
+the first error of each.
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ import argparse
 import collections
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -34,11 +41,16 @@ def module_of(classname: str, file: str = "") -> str:
     return "other"
 
 
+# A failure that only says cuarray answered where the test expects CuPy to refuse.
+BEYOND = re.compile(r"DID NOT RAISE.*NotImplementedError")
+
+
 def parse_junit(path: str) -> dict:
-    """{module: {"passed": n, "failed": n, "skipped": n, "failures": [test ids], "passes": [test ids],
-    "uncollected": [files that failed to import]}} from a junit file."""
-    out = collections.defaultdict(lambda: {"passed": 0, "failed": 0, "skipped": 0, "failures": [], "passes": [],
-                                           "uncollected": []})
+    """{module: {"passed": n, "failed": n, "skipped": n, "beyond": n, "failures": [test ids],
+    "passes": [test ids], "messages": {test id: first error line}, "uncollected": [files that failed
+    to import]}} from a junit file."""
+    out = collections.defaultdict(lambda: {"passed": 0, "failed": 0, "skipped": 0, "beyond": 0, "failures": [],
+                                           "passes": [], "messages": {}, "uncollected": []})
     for case in ET.parse(path).getroot().iter("testcase"):
         cls, name = case.get("classname", ""), case.get("name", "")
         if not cls:  # a file that failed to import: its tests were never collected
@@ -49,11 +61,19 @@ def parse_junit(path: str) -> dict:
             continue
         mod = module_of(cls, case.get("file", ""))
         tid = "{}::{}".format(cls, name)
+        bad = case.find("failure")
+        bad = case.find("error") if bad is None else bad
         if case.find("skipped") is not None:
             out[mod]["skipped"] += 1
-        elif case.find("failure") is not None or case.find("error") is not None:
+        elif bad is not None:
+            message = (bad.get("message") or bad.text or "").strip().splitlines()[:1]
+            message = message[0][:200] if message else ""
+            if BEYOND.search(message):
+                out[mod]["beyond"] += 1
+                continue
             out[mod]["failed"] += 1
             out[mod]["failures"].append(tid)
+            out[mod]["messages"][tid] = message
         else:
             out[mod]["passed"] += 1
             out[mod]["passes"].append(tid)
@@ -112,27 +132,44 @@ def table(results) -> str:
 def charge_uncollected(ref, ours) -> None:
     """The reference's tests in files that `ours` could not import count as failed on `ours`."""
     for m, c in ours["modules"].items():
-        for f, _ in c.get("uncollected", []):
+        for f, reason in c.get("uncollected", []):
             r = ref["modules"].get(m, {})
             lost = [t for t in r.get("passes", []) + r.get("failures", []) if t.startswith(f + ".") or t.startswith(f + "::")]
             c["failed"] += len(lost)
             c["failures"] += lost
+            c.setdefault("messages", {}).update((t, "not importable: " + reason) for t in lost)
+
+
+def function_of(tid: str) -> str:
+    """`cls::test_x[params]` -> `cls::test_x` (as cupy_alias.function_id)."""
+    return tid.split("[", 1)[0]
 
 
 def compare(args) -> int:
     ref, ours = (json.load(open(p)) for p in (args.reference, args.ours))
     charge_uncollected(ref, ours)
     print(table([ref, ours]))
+    beyond = {m: c.get("beyond", 0) for m, c in ours["modules"].items() if c.get("beyond")}
+    if beyond:
+        print("\nanswered on {} where the test expects CuPy's NotImplementedError (counted on neither side): {}"
+              .format(ours["lib"], ", ".join("{} {}".format(m, n) for m, n in sorted(beyond.items()))))
     for m, c in sorted(ours["modules"].items()):
         for f, reason in c.get("uncollected", []):
             print("not importable on {}: {} ({})".format(ours["lib"], f, reason))
     worse = []
     for m, c in ours["modules"].items():
-        passing = set(ref["modules"].get(m, {}).get("passes", []))
-        worse += sorted(t for t in c["failures"] if t in passing)
-    print("\n{} tests pass on {} and fail on {}:".format(len(worse), ref["lib"], ours["lib"]))
-    for t in worse:
-        print("  " + t)
+        r = ref["modules"].get(m, {})
+        failing = {function_of(t) for t in r.get("failures", [])}
+        clean = {function_of(t) for t in r.get("passes", [])} - failing
+        by_function = collections.defaultdict(list)
+        for t in c["failures"]:
+            by_function[function_of(t)].append(t)
+        worse += [(f, ts) for f, ts in sorted(by_function.items()) if f in clean]
+    print("\n{} test functions pass entirely on {} and fail somewhere on {} ({} tests):".format(
+        len(worse), ref["lib"], ours["lib"], sum(len(ts) for _, ts in worse)))
+    messages = {k: v for c in ours["modules"].values() for k, v in c.get("messages", {}).items()}
+    for f, ts in worse:
+        print("  {} ({} failing): {}".format(f, len(ts), messages.get(ts[0], "")))
     return 0
 
 

@@ -47,6 +47,9 @@ def test_the_sample_is_a_function_of_the_test_id():
     kept = [i for i in ids if cupy_alias.sampled(i, 8)]
     assert kept == [i for i in ids if cupy_alias.sampled(i, 8)] and 20 < len(kept) < 80
     assert all(cupy_alias.sampled(i, 1) for i in ids)
+    # CuPy's and cuarray's parametrizations of one function render differently: same sample
+    cupy_id, ours = "f.py::TestA::test_x[_param_3_{axes=(0,), s=None}]", "f.py::TestA::test_x[axes=(0,),s=None-int8]"
+    assert all(cupy_alias.sampled(cupy_id, n) == cupy_alias.sampled(ours, n) for n in range(2, 60))
 
 
 def _junit(path, cases):
@@ -61,22 +64,31 @@ def test_junit_counts_and_the_comparison(tmp_path, capsys):
         '<testcase classname="{}signal_tests.test_a.TestA" name="t1"/>'.format(pkg),
         '<testcase classname="{}signal_tests.test_a.TestA" name="t2"/>'.format(pkg),
         '<testcase classname="{}signal_tests.test_b.TestB" name="t3"/>'.format(pkg),
-        '<testcase classname="{}ndimage_tests.test_c.TestC" name="t4"><skipped/></testcase>'.format(pkg)]))
+        '<testcase classname="{}ndimage_tests.test_c.TestC" name="t4"><skipped/></testcase>'.format(pkg),
+        '<testcase classname="{}signal_tests.test_a.TestA" name="t5[_param_0_{{n=1}}]"/>'.format(pkg),
+        '<testcase classname="{}signal_tests.test_a.TestA" name="t6"/>'.format(pkg)]))
     ours = cupyx_tests.parse_junit(_junit(tmp_path / "cu.xml", [
         '<testcase classname="{}signal_tests.test_a.TestA" name="t1"/>'.format(pkg),
         '<testcase classname="{}signal_tests.test_a.TestA" name="t2"><failure message="x"/></testcase>'.format(pkg),
         '<testcase classname="" name="{}signal_tests.test_b"><error message="m">E   ImportError: no _util\n'
-        '</error></testcase>'.format(pkg)]))
-    assert ref["signal"]["passed"] == 3 and ref["ndimage"]["skipped"] == 1
-    assert ours["signal"]["passed"] == 1 and ours["signal"]["failed"] == 1
+        '</error></testcase>'.format(pkg),
+        '<testcase classname="{}signal_tests.test_a.TestA" name="t5[n=1-float32]"/>'.format(pkg),
+        '<testcase classname="{}signal_tests.test_a.TestA" name="t5[n=1-int8]"><failure message="E   AssertionError: x"/>'
+        '</testcase>'.format(pkg),
+        '<testcase classname="{}signal_tests.test_a.TestA" name="t6[int8]"><failure message="Failed: DID NOT RAISE '
+        '&lt;class \'NotImplementedError\'&gt;"/></testcase>'.format(pkg)]))
+    assert ref["signal"]["passed"] == 5 and ref["ndimage"]["skipped"] == 1
+    assert ours["signal"]["passed"] == 2 and ours["signal"]["failed"] == 2 and ours["signal"]["beyond"] == 1
     assert ours["signal"]["uncollected"] == [[pkg + "signal_tests.test_b", "ImportError: no _util"]]
     a, b = tmp_path / "a.json", tmp_path / "b.json"
     a.write_text(json.dumps({"lib": "cupy", "modules": ref}))
     b.write_text(json.dumps({"lib": "cuarray", "modules": ours}))
     cupyx_tests.main(["compare", str(a), str(b)])
     out = capsys.readouterr().out
-    assert "| signal | 3 / 3 (100.0%) | 1 / 3 (33.3%) |" in out  # test_b's t3 charged to cuarray
-    assert "2 tests pass on cupy and fail on cuarray" in out and "ImportError: no _util" in out
+    assert "| signal | 5 / 5 (100.0%) | 2 / 5 (40.0%) |" in out  # test_b's t3 charged to cuarray
+    assert "3 test functions pass entirely on cupy and fail somewhere on cuarray (3 tests)" in out
+    assert "ImportError: no _util" in out and "TestA::t5 (1 failing): E   AssertionError: x" in out
+    assert "where the test expects CuPy's NotImplementedError (counted on neither side): signal 1" in out
 
 
 def test_relative_tests_folder_is_made_absolute(tmp_path, monkeypatch):
