@@ -24,6 +24,8 @@ from . import _filter_kernels as _k
 from . import _rank_tile
 from . import _support as _s
 
+_F8 = numpy.dtype(numpy.float64)
+
 __all__ = ["correlate1d", "convolve1d", "correlate", "convolve", "gaussian_filter1d", "gaussian_filter",
            "uniform_filter1d", "uniform_filter", "minimum_filter1d", "maximum_filter1d", "minimum_filter",
            "maximum_filter", "rank_filter", "median_filter", "percentile_filter", "prewitt", "sobel",
@@ -465,6 +467,8 @@ def _filter1d_box(input, size, axis, output, mode, cval, origin, op, what):
                                                numpy.real(cval)))
         _copyto(res.imag, _k.filter1d(x.imag, rdt, op, None, size, axis, size // 2 + origin, code,
                                                numpy.imag(cval)))
+    elif op in ("min", "max") and _s.compares_in_double(x.dtype, cval):
+        res = _k.filter1d(_s.in_double(x), _F8, op, None, size, axis, size // 2 + origin, code, cval).astype(dt)
     else:
         res = _k.filter1d(x, dt, op, None, size, axis, size // 2 + origin, code, cval)
     return _s.finish(res, output)
@@ -585,6 +589,9 @@ def _min_or_max_filter(input, size, footprint, structure, output, mode, cval, or
     if not isinstance(mode, str) and isinstance(mode, Iterable):
         raise RuntimeError("A sequence of modes is not supported for non-separable footprints")
     code = _boundary.filter_mode(mode)
+    if _s.compares_in_double(x.dtype, cval):
+        return _s.finish(_k.filternd(_s.in_double(x), _F8, op, footprint, values, origins, code, cval).astype(dt),
+                         output)
     return _s.finish(_k.filternd(x, dt, op, footprint, values, origins, code, cval), output)
 
 
@@ -689,10 +696,13 @@ def _rank_filter(input, rank, size, footprint, output, mode, cval, origin, opera
     if not isinstance(mode, str) and isinstance(mode, Iterable):
         raise RuntimeError("A sequence of modes is not supported by non-separable rank filters")
     code = _boundary.filter_mode(mode)
+    final = dt
+    if _s.compares_in_double(x.dtype, cval):
+        x, dt = _s.in_double(x), _F8
     pl = _rank_tile.plan(x.shape, footprint, origins, x.dtype.itemsize)
-    if pl is not None:
-        return _s.finish(_rank_tile.rank_tile(x, dt, pl, rank, code, cval), output)
-    return _s.finish(_k.rank(x, dt, footprint, rank, origins, code, cval), output)
+    res = _rank_tile.rank_tile(x, dt, pl, rank, code, cval) if pl is not None else \
+        _k.rank(x, dt, footprint, rank, origins, code, cval)
+    return _s.finish(res.astype(final, copy=False), output)
 
 
 def rank_filter(input, rank, size=None, footprint=None, output=None, mode="reflect", cval=0.0, origin=0, *,

@@ -142,6 +142,23 @@ def normalize_sequence(value, rank: int) -> list:
     return [value] * rank
 
 
+def compares_in_double(dt: numpy.dtype, cval) -> bool:
+    """Whether a min/max/rank filter over integer type `dt` must compare in double, as SciPy's
+    filters all do (their line buffers are double): `cval` is a value `dt` cannot hold (a fraction,
+    a value out of range, nan, inf). Cast to `dt` first, it would win or lose against the elements
+    where SciPy's double does not (cval=-1 on uint8: SciPy's minimum is -1, cast 255; the cast cval
+    255 loses to every element)."""
+    if dt.kind not in "biu" or isinstance(cval, (complex, numpy.complexfloating)):
+        return False
+    c = float(cval)
+    lo, hi = (0, 1) if dt.kind == "b" else (numpy.iinfo(dt).min, numpy.iinfo(dt).max)
+    return not (numpy.isfinite(c) and lo <= c <= hi and c == int(c))
+
+
+def in_double(x: ndarray) -> ndarray:
+    return astype(x, numpy.float64)
+
+
 def host_param(w, dtype=None) -> numpy.ndarray:
     """A small parameter (weights, footprint, structure, matrix, index list) on the host: Python
     values and host arrays as they are, cuarray arrays copied down (SciPy takes all three; they

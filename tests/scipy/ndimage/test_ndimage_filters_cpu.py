@@ -440,3 +440,12 @@ def test_structure_shape_shorthand(host_ndimage, name, structure):
     y = RNG.random(12) < 0.6
     for st in ((1,), [1, 1, 0], (True, True, True)):  # (with the centre: propagation without it can cycle)
         np.testing.assert_array_equal(getattr(host_ndimage, name)(y, st), getattr(snd, name)(y, st))
+
+
+def test_which_cvals_make_an_integer_min_max_rank_filter_compare_in_double():
+    from cuarray.scipy.ndimage._support import compares_in_double as f
+    u8, i8, f4 = np.dtype(np.uint8), np.dtype(np.int8), np.dtype(np.float32)
+    assert not any(f(u8, c) for c in (0, 255, 7.0, np.uint8(3), True))
+    assert all(f(u8, c) for c in (-1.0, 256, 0.5, -0.5, np.nan, np.inf, -np.inf, 1e10))
+    assert not f(i8, -128) and f(i8, -129) and f(np.dtype(bool), 2) and not f(np.dtype(bool), 1)
+    assert not f(f4, -1.0) and not f(f4, 0.5)  # float inputs already compare in their own type

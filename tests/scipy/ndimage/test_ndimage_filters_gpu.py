@@ -155,6 +155,24 @@ def test_min_max_filters(dtype, mode):
             close(got, ref, exact=True)
 
 
+@pytest.mark.parametrize("mode", ["constant", "grid-constant"])
+@pytest.mark.parametrize("dtype", [np.uint8, np.int8, np.uint16, np.int32], ids=lambda d: np.dtype(d).name)
+def test_integer_min_max_rank_filters_with_a_cval_the_type_cannot_hold(dtype, mode):
+    """SciPy compares in double and casts the result as C does (x86): cval=-1 on uint8 gives
+    minimum -1, stored 255, where a cval cast to uint8 first (255) would lose to every element;
+    a fractional cval reaches a float64 output unrounded."""
+    x = data((7, 9), dtype)
+    for cval in (-1.0, -3, 300, 1e10, -np.inf, np.inf, 0.5, -0.5, 2.5):
+        kw = dict(mode=mode, cval=cval)
+        for got, ref in (both("minimum_filter", x, size=(3, 4), **kw), both("maximum_filter", x, size=3, **kw),
+                         both("minimum_filter", x, footprint=np.eye(3, dtype=bool), **kw),
+                         both("maximum_filter1d", x, 4, axis=0, **kw), both("median_filter", x, size=3, **kw),
+                         both("rank_filter", x, 2, size=(2, 3), **kw),
+                         both("minimum_filter", x, size=3, output=np.float64, **kw),
+                         both("percentile_filter", x, 70, size=3, output=np.float64, **kw)):
+            close(got, ref, exact=True)
+
+
 @pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("dtype", [np.uint8, np.int32, np.float32, np.float64], ids=lambda d: np.dtype(d).name)
 def test_rank_median_percentile(dtype, mode):
