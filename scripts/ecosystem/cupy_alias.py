@@ -7,10 +7,12 @@ imported or patched: with the plugin loaded, an installed CuPy is hidden.
     python -m pytest -p cupy_alias CUPY_CHECKOUT/tests/cupyx_tests/scipy_tests --sample-every 5
 
 (`scripts/ecosystem` on PYTHONPATH; scripts/ecosystem/cupyx_tests.py runs it and writes the report.)
-`--sample-every N` keeps one test function in N, chosen by a hash of its id without the
-parametrization, so that the same functions run under CuPy and under cuarray: the two render the
-parameters differently (cuarray.testing makes one test per dtype where CuPy's loops over dtypes in
-one test), so a hash of the full id would sample different tests on each side.
+`--sample-every N` keeps about one test in N, the same functions under CuPy and under cuarray:
+one function in about sqrt(N), chosen by a hash of its id without the parametrization, and within
+it one test in about sqrt(N) by a hash of its full id (at least one). The two libraries render
+parameters differently (cuarray.testing makes one test per dtype where CuPy loops over dtypes in
+one test), so a hash of full ids alone would sample different functions on each side, and
+functions alone are too lumpy (one function of CuPy's has 8,000 parametrizations).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from __future__ import annotations
 import importlib
 import importlib.abc
 import importlib.util
+import math
 import sys
 import types
 import zlib
@@ -156,17 +159,30 @@ def function_id(nodeid: str) -> str:
     return nodeid.split("[", 1)[0]
 
 
-def sampled(nodeid: str, every: int) -> bool:
-    """Whether the test `nodeid` is in the one-in-`every` sample of test functions (the same under
-    any library, whatever its parametrization)."""
-    return every <= 1 or zlib.crc32(function_id(nodeid).encode()) % every == 0
+def sample(nodeids, every: int) -> list:
+    """The ids of `nodeids` in the one-in-about-`every` sample (the same functions under any
+    library, whatever its parametrization; a function is kept with at least one of its tests)."""
+    if every <= 1:
+        return list(nodeids)
+    f = max(1, round(math.sqrt(every)))
+    per = max(1, round(every / f))
+    groups = {}
+    for i in nodeids:
+        fid = function_id(i)
+        if zlib.crc32(fid.encode()) % f == 0:
+            groups.setdefault(fid, []).append(i)
+    kept = set()
+    for ids in groups.values():
+        chosen = [i for i in ids if zlib.crc32(i.encode()) % per == 0]
+        kept.update(chosen or [min(ids, key=lambda i: zlib.crc32(i.encode()))])
+    return [i for i in nodeids if i in kept]
 
 
 # ---- pytest hooks ---------------------------------------------------------------------------------
 
 def pytest_addoption(parser):
     parser.addoption("--sample-every", type=int, default=1,
-                     help="keep one test function in N, chosen by a hash of its id (the same sample for every library)")
+                     help="keep about one test in N, the same test functions for every library (see the module docstring)")
     parser.addoption("--as-cupy", action="store_true", default=False,
                      help="run the tests on the installed CuPy itself (only --sample-every applies)")
 
@@ -182,6 +198,6 @@ def pytest_collection_modifyitems(config, items):
             rebind(vars(module))
     every = config.getoption("--sample-every")
     if every > 1:
-        keep = [i for i in items if sampled(i.nodeid, every)]
-        config.hook.pytest_deselected(items=[i for i in items if not sampled(i.nodeid, every)])
-        items[:] = keep
+        kept = set(sample([i.nodeid for i in items], every))
+        config.hook.pytest_deselected(items=[i for i in items if i.nodeid not in kept])
+        items[:] = [i for i in items if i.nodeid in kept]

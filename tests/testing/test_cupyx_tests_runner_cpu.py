@@ -42,14 +42,18 @@ print("ok")
     assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr
 
 
-def test_the_sample_is_a_function_of_the_test_id():
-    ids = ["signal_tests/test_x.py::test_{}".format(i) for i in range(400)]
-    kept = [i for i in ids if cupy_alias.sampled(i, 8)]
-    assert kept == [i for i in ids if cupy_alias.sampled(i, 8)] and 20 < len(kept) < 80
-    assert all(cupy_alias.sampled(i, 1) for i in ids)
-    # CuPy's and cuarray's parametrizations of one function render differently: same sample
-    cupy_id, ours = "f.py::TestA::test_x[_param_3_{axes=(0,), s=None}]", "f.py::TestA::test_x[axes=(0,),s=None-int8]"
-    assert all(cupy_alias.sampled(cupy_id, n) == cupy_alias.sampled(ours, n) for n in range(2, 60))
+def test_the_sample_keeps_the_same_functions_whatever_their_parametrization():
+    ours = ["t/f{}.py::T::test_{}[p={}-{}]".format(i % 7, i, j, d) for i in range(300) for j in range(12)
+            for d in ("int8", "float32")]
+    cupy = ["t/f{}.py::T::test_{}[_param_{}_{{p={}}}]".format(i % 7, i, j, j) for i in range(300) for j in range(12)]
+    a, b = cupy_alias.sample(ours, 36), cupy_alias.sample(cupy, 36)
+    assert a == cupy_alias.sample(ours, 36) and 150 < len(a) < 600 and len(b) < len(a)
+    assert {cupy_alias.function_id(i) for i in a} == {cupy_alias.function_id(i) for i in b}
+    assert cupy_alias.sample(ours, 1) == ours
+    # a kept function keeps at least one test, however few it has: one-test functions are kept whole
+    single = ["s.py::test_{}".format(i) for i in range(400)]
+    kept = cupy_alias.sample(single, 36)
+    assert 30 < len(kept) < 120 and kept == [i for i in single if i in set(cupy_alias.sample(single, 36))]
 
 
 def _junit(path, cases):
