@@ -71,3 +71,29 @@ def test_sosfilt_views_ints_and_slow_cascades():
     slow = np.array([[1.0, 0.0, 0.0, 1.0, -0.99999, 0.0]])  # decays past the one-pass bound
     close(cs.sosfilt(slow, d), ss.sosfilt(slow, x), 1e-8)
     close(cs.sosfiltfilt(sos, d), ss.sosfiltfilt(sos, x), 1e-9)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex64, np.complex128, np.int16],
+                         ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("axis", [0, 1, 2, 3, -1])
+def test_sosfilt_cupyx_cases(dtype, axis):
+    # cupyx's TestSosFilt: random sections (a0 = 1, the rest in [0, 0.2): poles within 0.5) over a
+    # 4-D signal along every axis, without zi, with zero zi and with random zi (SciPy's shapes)
+    sections, size = 3, 51
+    real = np.dtype(dtype).kind != "c"
+    sos = RNG.random((sections, 6)) * 0.2 + (0 if real else 0.2j * RNG.random((sections, 6)))
+    sos[:, 3] = 1
+    sos = sos.astype(dtype if np.dtype(dtype).kind != "i" else np.float64)
+    x = RNG.normal(size=(4, 5, 3, size)) * (1 if real else (1 + 1j))
+    x = (x * 50).astype(dtype) if np.dtype(dtype).kind == "i" else x.astype(dtype)
+    d = cuarray.asarray(x)[:, ::-1]  # a strided view
+    x = x[:, ::-1]
+    tol = 1e-5 if np.result_type(sos, x, np.float32) in (np.float32, np.complex64) else 1e-12
+    close(cs.sosfilt(cuarray.asarray(sos), d, axis=axis), ss.sosfilt(sos, x, axis=axis), tol)
+    zshape = [sections] + list(x.shape)
+    zshape[axis % 4 + 1] = 2
+    for zi in (np.zeros(zshape, sos.dtype), RNG.normal(size=zshape).astype(sos.dtype)):
+        y, zf = cs.sosfilt(cuarray.asarray(sos), d, axis=axis, zi=cuarray.asarray(zi))
+        ry, rzf = ss.sosfilt(sos, x, axis=axis, zi=zi)
+        close(y, ry, tol)
+        close(zf, rzf, tol)
