@@ -97,3 +97,37 @@ def test_sosfilt_cupyx_cases(dtype, axis):
         ry, rzf = ss.sosfilt(sos, x, axis=axis, zi=zi)
         close(y, ry, tol)
         close(zf, rzf, tol)
+
+
+@pytest.mark.parametrize("axis", [0, 1, 2, 3])
+def test_filtfilt_gust_cupyx_unstable_case(axis):
+    # cupyx's TestFiltFilt (float64 x, int8 filter b = [0, -1], a = [1, 0, -1, -1]: a pole at 1.3247):
+    # the passes reach |y_fb| ~ 1e11 over 51 samples and the answer (~0.1) is their cancellation,
+    # known to rounding of |y_fb| (SciPy's lstsq; an explicit pseudo-inverse lost it: errors ~1e6)
+    b, a = np.array([0, -1], np.int8), np.array([1, 0, -1, -1], np.int8)
+    full = RNG.uniform(-0.1, 0.1, size=(4, 5, 3, 102))
+    x, d = full[..., ::2], cuarray.asarray(full)[..., ::2]  # strided
+    x, d = np.moveaxis(x, 3, axis), cuarray.moveaxis(d, 3, axis)
+    ref = ss.filtfilt(b, a, x, axis=axis, method="gust")
+    y_fb = np.flip(ss.lfilter(b, a, np.flip(ss.lfilter(b, a, x, axis=axis), axis), axis=axis), axis)
+    got = cs.filtfilt(cuarray.asarray(b), cuarray.asarray(a), d, axis=axis, method="gust")
+    assert got.dtype == ref.dtype and got.shape == ref.shape
+    assert np.abs(ref).max() < 10, "SciPy's answer is of x's size: the cancellation happened"
+    # 1e-13 of |y_fb|: the device's passes and products round in another order than SciPy's
+    np.testing.assert_allclose(got.get(), ref, rtol=0, atol=1e-13 * np.abs(y_fb).max())
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex128], ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("padtype,irlen", [("odd", None), ("even", 20), ("constant", None), (None, 200)])
+def test_filtfilt_pad_and_gust(dtype, padtype, irlen):
+    b, a = ss.butter(3, 0.3)  # (complex coefficients: SciPy's gust drops their imaginary parts)
+    full = (RNG.normal(size=(3, 2, 130)) + (1j * RNG.normal(size=(3, 2, 130)) if dtype == np.complex128 else 0))
+    full = full.astype(dtype)
+    x, d = full[:, :, 1::2], cuarray.asarray(full)[:, :, 1::2]
+    tol = 1e-10  # a stable filter (poles within 0.66): float64 throughout, as SciPy (float32 x too)
+    for axis in (0, 2):
+        for method in ("pad", "gust"):
+            kw = dict(axis=axis, method=method, padtype=padtype, irlen=irlen)
+            if axis == 0 and method == "pad" and padtype is not None:
+                kw["padlen"] = 2  # SciPy's default 12 does not fit 3 samples
+            close(cs.filtfilt(b, a, d, **kw), ss.filtfilt(b, a, x, **kw), tol)
