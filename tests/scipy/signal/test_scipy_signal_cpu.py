@@ -44,6 +44,24 @@ def test_convolve_correlate(host_signal, fn, s1, s2, dtype, method, mode):
     close(got, ref, 1e-5 if dtype == "float32" else 1e-9)
 
 
+@pytest.mark.parametrize("dtypes", [("bool", "bool"), ("float16", "float16"), ("bool", "float16"), ("bool", "int8"),
+                                    ("float16", "float32")])
+@pytest.mark.parametrize("s1,s2", [SHAPES[0], SHAPES[1], SHAPES[2], SHAPES[4]])
+def test_direct_bool_and_float16(host_signal, s1, s2, dtypes):
+    # SciPy's direct sums past np.correlate's cases (N-D; 1-D 'same' with in2 longer) have no bool
+    # or float16 loop: ValueError, as cupyx expects
+    a, b = data(s1, dtypes[0]), data(s2, dtypes[1])
+    for fn in ("convolve", "correlate"):
+        for mode in ("full", "same", "valid"):
+            try:
+                ref = getattr(ss, fn)(a, b, mode, "direct")
+            except ValueError as e:
+                with pytest.raises(ValueError, match=str(e)):
+                    getattr(host_signal, fn)(a, b, mode, "direct")
+                continue
+            close(getattr(host_signal, fn)(a, b, mode, "direct"), ref, 1e-3)
+
+
 @pytest.mark.parametrize("mode", ["full", "same", "valid"])
 @pytest.mark.parametrize("s1,s2", SHAPES + [((5, 1, 7), (1, 4, 3))])
 def test_fftconvolve(host_signal, s1, s2, mode):
