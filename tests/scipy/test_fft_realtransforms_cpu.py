@@ -17,6 +17,12 @@ sfft = pytest.importorskip("scipy.fft")
 from cuarray.testing.fake_device import from_np  # noqa: E402  (tests/ is on sys.path)
 
 from cuarray.scipy import fft as cfft  # noqa: E402
+from cuarray.scipy._fft_shapes import nd_shape_axes  # noqa: E402
+
+try:
+    from scipy.fft._duccfft.helper import _init_nd_shape_and_axes
+except ImportError:  # SciPy < 1.18
+    from scipy.fft._pocketfft.helper import _init_nd_shape_and_axes
 from cuarray.scipy._realtransforms import numpy_rotate, numpy_rotate_part, r2r  # noqa: E402
 
 NP = types.SimpleNamespace(asarray=np.asarray, concatenate=np.concatenate, real=np.real, imag=np.imag,
@@ -93,12 +99,6 @@ SHAPE_CASES = [((3, 4), (-1, -1), None), ((3, 4), (2, -1), None), ((3, 4), -1, N
 @pytest.mark.parametrize("xshape,s,axes", SHAPE_CASES, ids=[str(c) for c in SHAPE_CASES])
 def test_nd_sizes_and_axes_are_scipys(xshape, s, axes):
     # dctn & co: a scalar s, -1 for the input's size (cupyx's s=(-1, -1) was refused)
-    from cuarray.scipy._fft_shapes import nd_shape_axes
-
-    try:
-        from scipy.fft._duccfft.helper import _init_nd_shape_and_axes
-    except ImportError:  # SciPy < 1.18
-        from scipy.fft._pocketfft.helper import _init_nd_shape_and_axes
     try:
         want = _init_nd_shape_and_axes(np.empty(xshape), s, axes)
     except Exception as e:
