@@ -15,7 +15,8 @@ import warnings
 import numpy
 
 from .._core.host_input import as_array
-from .._core.transfer import from_host
+from .._core.ndarray import ndarray
+from .._core.transfer import from_host, to_host
 from .._creation.ranges import arange
 from .._manipulation.rearranging import flip
 from .._math.complex import conj
@@ -25,6 +26,12 @@ from ..fft._scipy_backend import irfft, rfft
 __all__ = ["fht", "ifht", "fhtoffset"]
 
 _LN2 = math.log(2.0)
+
+
+def _host_numbers(*values):
+    """The scalar parameters (`dln`, `mu`, `offset`, `bias`) on the host: a device 0-d array (say
+    ``log(r[1] / r[0])`` of device `r`) copied down as the NumPy scalar SciPy would see."""
+    return [to_host(v)[()] if isinstance(v, ndarray) else v for v in values]
 
 
 def _coefficients(n, dln, mu, offset, bias, inverse):
@@ -70,6 +77,7 @@ def fht(a, dln, mu, offset=0.0, bias=0.0):
     array([1.247372, 1.757266, 3.106597, 3.888764])
     """
     a = as_array(a, "fht")
+    dln, mu, offset, bias = _host_numbers(dln, mu, offset, bias)
     n = a.shape[-1]
     if bias != 0:
         a = a * _bias_factor(n, dln, -1.0, bias)
@@ -94,6 +102,7 @@ def ifht(A, dln, mu, offset=0.0, bias=0.0):
     array([1., 2., 3., 4.])
     """
     A = as_array(A, "ifht")
+    dln, mu, offset, bias = _host_numbers(dln, mu, offset, bias)
     n = A.shape[-1]
     if bias != 0:
         A = A * _bias_factor(n, dln, 1.0, bias, offset)
@@ -118,6 +127,7 @@ def fhtoffset(dln, mu, initial=0.0, bias=0.0):
     # host work: two complex loggamma values
     from scipy.special import loggamma
 
+    dln, mu, initial, bias = _host_numbers(dln, mu, initial, bias)
     xp, xm = (mu + 1 + bias) / 2, (mu + 1 - bias) / 2
     y = numpy.pi / (2 * dln)
     arg = (_LN2 - initial) / dln + (loggamma(xp + 1j * y).imag + loggamma(xm + 1j * y).imag) / numpy.pi

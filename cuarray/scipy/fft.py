@@ -13,7 +13,6 @@ import numpy as _numpy
 from .._core.host_input import as_array as _as_array
 from .._core.ndarray import ndarray as _ndarray
 from .._core.shapes import normalize_axis_index as _axis_index
-from .._core.shapes import normalize_axis_tuple as _axis_tuple
 from .._creation.basic import ones as _ones
 from .._creation.basic import zeros as _zeros
 from .._creation.from_data import asarray as _asarray
@@ -22,6 +21,7 @@ from .._manipulation.transpose import moveaxis as _moveaxis
 from .._math.complex import imag as _imag
 from .._math.complex import real as _real
 from ..fft import _fft
+from ._fft_shapes import nd_shape_axes as _nd_shape_axes
 from ._fftlog import fht as fht
 from ._fftlog import fhtoffset as fhtoffset
 from ._fftlog import ifht as ifht
@@ -84,9 +84,9 @@ def _r2r_axis(kind, inverse, x, type, n, axis, norm, orthogonalize):  # noqa: A0
         x = x.astype(_numpy.float32)
     axis = _axis_index(axis, x.ndim)
     if n is not None:
-        n = int(n)
         if n < 1:
             raise ValueError("invalid number of data points ({}) specified".format(n))
+        n = operator.index(n)  # (a float n: TypeError, as SciPy's slicing gives)
         have = x.shape[axis]
         xm = _moveaxis(x, axis, -1)
         if n < have:
@@ -107,13 +107,7 @@ def _r2r_axis(kind, inverse, x, type, n, axis, norm, orthogonalize):  # noqa: A0
 
 def _r2r_axes(kind, inverse, x, type, s, axes, norm, orthogonalize):  # noqa: A002
     x = _as_array(x, kind)
-    if axes is None:
-        axes = tuple(range(x.ndim)) if s is None else tuple(range(x.ndim - len(s), x.ndim))
-    axes = _axis_tuple(axes, x.ndim)
-    if s is None:
-        s = [None] * len(axes)
-    elif len(s) != len(axes):
-        raise ValueError("when given, axes and shape arguments have to be of the same length")
+    s, axes = _nd_shape_axes(x.shape, s, axes)  # (SciPy's rules: a scalar s, -1 for the input's size)
     for ax, n in zip(axes, s):
         x = _r2r_axis(kind, inverse, x, type, n, ax, norm, orthogonalize)
     return x

@@ -157,6 +157,8 @@ def for_dtypes_combination(types, names=("dtype",), full=None):
             columns.append(types + shuffled)
         combos = list(dict.fromkeys(zip(*columns)))
     ids = ["-".join(numpy.dtype(t).name for t in c) for c in combos]
+    if len(names) == 1:  # one name takes the dtype itself (as CuPy's), not a 1-tuple
+        combos = [c[0] for c in combos]
     return pytest.mark.parametrize(",".join(names), combos, ids=ids)
 
 

@@ -6,6 +6,7 @@ work and the fast-length helpers."""
 from __future__ import annotations
 
 import inspect
+import re
 import types
 
 import numpy as np
@@ -16,6 +17,12 @@ sfft = pytest.importorskip("scipy.fft")
 from cuarray.testing.fake_device import from_np  # noqa: E402  (tests/ is on sys.path)
 
 from cuarray.scipy import fft as cfft  # noqa: E402
+from cuarray.scipy._fft_shapes import nd_shape_axes  # noqa: E402
+
+try:
+    from scipy.fft._duccfft.helper import _init_nd_shape_and_axes
+except ImportError:  # SciPy < 1.18
+    from scipy.fft._pocketfft.helper import _init_nd_shape_and_axes
 from cuarray.scipy._realtransforms import numpy_rotate, numpy_rotate_part, r2r  # noqa: E402
 
 NP = types.SimpleNamespace(asarray=np.asarray, concatenate=np.concatenate, real=np.real, imag=np.imag,
@@ -59,6 +66,16 @@ ERRORS = {
     "empty": lambda m, c: m.dst(c(np.ones((2, 0)))),
     "axis": lambda m, c: m.idct(c(np.ones(3)), axis=2),
     "dctn-s": lambda m, c: m.dctn(c(np.ones((3, 3))), s=(2, 2), axes=(0,)),
+    # cupyx's TestDctDst/TestDctnDstn: n and s that are not positive, or not integers
+    "n-negative": lambda m, c: m.idst(c(np.ones(3)), n=-1),
+    "n-float": lambda m, c: m.dct(c(np.ones(3)), n=1.5),
+    "n-float-whole": lambda m, c: m.idst(c(np.ones(3)), type=4, n=2.0),
+    "s-zero": lambda m, c: m.idctn(c(np.ones((3, 4))), s=(0, 2)),
+    "s-negative": lambda m, c: m.dstn(c(np.ones((3, 4))), s=(-2, 3)),
+    "s-scalar-zero": lambda m, c: m.dctn(c(np.ones((3, 4))), s=0),
+    "s-float": lambda m, c: m.idctn(c(np.ones((3, 4))), type=3, s=(1.5, 2.5)),
+    "s-float-whole": lambda m, c: m.idstn(c(np.ones((3, 4))), s=(2.0, 3.0)),
+    "s-too-long": lambda m, c: m.dctn(c(np.ones((3, 4))), s=(2, 3, 4)),
     "next_fast_len": lambda m, c: m.next_fast_len(-1),
     "next_fast_len-float": lambda m, c: m.next_fast_len(1.5),
 }
@@ -72,6 +89,23 @@ def test_errors_are_scipys(case):
         ERRORS[case](sfft, np.asarray)
     # (AxisError, NumPy's, is an IndexError: SciPy's real transforms raise a bare IndexError)
     assert isinstance(ours.value, type(theirs.value)), (ours.value, theirs.value)
+
+
+SHAPE_CASES = [((3, 4), (-1, -1), None), ((3, 4), (2, -1), None), ((3, 4), -1, None), ((3, 4), 2, None),
+               ((3, 4), (np.int32(2), 3), None), ((3, 4), (5,), (0,)), ((3, 4), None, (-1, 0)), ((3, 4), (), ()),
+               ((2, 3, 4), (-1, 6), (0, 2)), ((3, 4), (0, 2), None), ((3, 4), (1.5, 2.5), None), ((3, 4), 0, None)]
+
+
+@pytest.mark.parametrize("xshape,s,axes", SHAPE_CASES, ids=[str(c) for c in SHAPE_CASES])
+def test_nd_sizes_and_axes_are_scipys(xshape, s, axes):
+    # dctn & co: a scalar s, -1 for the input's size (cupyx's s=(-1, -1) was refused)
+    try:
+        want = _init_nd_shape_and_axes(np.empty(xshape), s, axes)
+    except Exception as e:
+        with pytest.raises(type(e), match=re.escape(str(e))):
+            nd_shape_axes(xshape, s, axes)
+        return
+    assert list(nd_shape_axes(xshape, s, axes)) == [list(want[0]), list(want[1])]
 
 
 @pytest.mark.parametrize("name", "dct idct dst idst dctn idctn dstn idstn next_fast_len prev_fast_len".split())

@@ -43,7 +43,10 @@ def test_r2r(name, t, norm, dtype):
 def test_r2rn(name):
     x = np.random.default_rng(0).normal(size=(6, 8, 10))
     view = x[:, ::2, ::-1]
-    for kw in ({}, {"axes": (0, 2)}, {"s": (5, 6)}, {"type": 3, "norm": "ortho"}, {"type": 1, "axes": (1,)}):
+    # (s: cupyx's (-1, -1), the input's sizes; a scalar, the last axis's)
+    for kw in ({}, {"axes": (0, 2)}, {"s": (5, 6)}, {"type": 3, "norm": "ortho"}, {"type": 1, "axes": (1,)},
+               {"s": (-1, -1)}, {"s": (7, -1), "axes": (2, 0)}, {"s": 3}, {"s": -1, "type": 4}, {"axes": ()}):
         got = getattr(cfft, name)(G(x)[:, ::2, ::-1], **kw)
         want = getattr(sfft, name)(view, **kw)
-        np.testing.assert_allclose(got.get(), want, rtol=1e-11, atol=1e-11 * np.abs(want).max())
+        assert got.shape == want.shape, (kw, got.shape, want.shape)
+        np.testing.assert_allclose(got.get(), want, rtol=1e-11, atol=1e-11 * np.abs(want).max(), err_msg=str(kw))

@@ -14,53 +14,18 @@ namespace `xp` (cuarray's on the device; NumPy's in the CPU tests, against scipy
 
 from __future__ import annotations
 
-import operator
-from numbers import Number
+from .._fft_shapes import iterable_of_int, nd_shape_axes
 
 __all__ = ["shape_axes", "iterable_of_int", "pack", "unpack", "fix_length"]
-
-
-def iterable_of_int(x, name):
-    """scipy.fft's rule: a number is a one-element list; anything else a list of integers."""
-    if isinstance(x, Number):
-        x = (x,)
-    try:
-        return [operator.index(a) for a in x]
-    except TypeError as e:
-        raise ValueError("{} must be a scalar or iterable of integers".format(name)) from e
 
 
 def shape_axes(xshape, shape, axes):
     """(sizes, axes) of an n-d transform of an array of shape `xshape` (both lists; axes
     non-negative and distinct), or SciPy's ValueError."""
-    ndim = len(xshape)
     if shape is not None and axes is None:  # scipy.fftpack's `_good_shape`
-        shape = iterable_of_int(shape, "shape")
-        if len(shape) != ndim:
+        if len(iterable_of_int(shape, "shape")) != len(xshape):
             raise ValueError("when given, axes and shape arguments have to be of the same length")
-    if axes is not None:
-        axes = iterable_of_int(axes, "axes")
-        axes = [a + ndim if a < 0 else a for a in axes]
-        if any(a >= ndim or a < 0 for a in axes):
-            raise ValueError("axes exceeds dimensionality of input")
-        if len(set(axes)) != len(axes):
-            raise ValueError("all axes must be unique")
-    if shape is not None:
-        shape = iterable_of_int(shape, "shape")
-        if axes and len(axes) != len(shape):
-            raise ValueError("when given, axes and shape arguments have to be of the same length")
-        if axes is None:
-            if len(shape) > ndim:
-                raise ValueError("shape requires more axes than are present")
-            axes = list(range(ndim - len(shape), ndim))
-        shape = [xshape[a] if s == -1 else s for s, a in zip(shape, axes)]
-    elif axes is None:
-        shape, axes = list(xshape), list(range(ndim))
-    else:
-        shape = [xshape[a] for a in axes]
-    if any(s < 1 for s in shape):
-        raise ValueError("invalid number of data points ({}) specified".format(shape))
-    return list(shape), list(axes)
+    return nd_shape_axes(xshape, shape, axes)
 
 
 def _index(ndim, axis, sl):

@@ -237,6 +237,8 @@ def _correlate_direct(in1, in2, mode, crop=None):
         res.imag[...] = im
         return res
     w = _args.host_param(in2).astype(numpy.float64)
+    if out_dt.char == "e":  # 1-D float16 (NumPy's convolve): sums in float32, rounded once to float16
+        return _correlate_direct(in1.astype(numpy.float32), w.astype(numpy.float32), mode, crop).astype(out_dt)
     if mode == "valid":
         shape = [a - b + 1 for a, b in zip(in1.shape, in2.shape)]
         start, shape = crop if crop is not None else ([0] * in1.ndim, shape)
@@ -269,6 +271,10 @@ def correlate(in1, in2, mode="full", method="auto"):
         return convolve(in1, _reverse_and_conj(in2), mode, method)
     if method != "direct":
         raise ValueError("Acceptable method flags are 'auto', 'direct', or 'fft'.")
+    dt = numpy.result_type(in1.dtype, in2.dtype)
+    numpy_path = in1.ndim == 1 and (mode != "same" or in1.size >= in2.size)  # SciPy's np.correlate cases
+    if not numpy_path and (dt.kind == "b" or dt.char == "e"):  # (its N-D C core: no bool or float16 loop)
+        raise ValueError("Unsupported type")
     swapped = (mode == "full" and in2.size > in1.size) or _inputs_swap_needed(mode, in1.shape, in2.shape)
     if swapped:
         in1, in2 = in2, in1

@@ -3,8 +3,12 @@ chosen so that filtering forward-then-backward and backward-then-forward agree (
 "Determining the initial states in forward-backward filtering", IEEE Trans. Signal Processing 44,
 1996). The four filtering passes run on the device (`lfilter`); the small matrices of the method,
 which depend only on the filter and the number m of samples the transients span (the impulse
-responses of the unit initial states, the least-squares system's pseudo-inverse: m x 2 order), are
-host work, and every line's least-squares solve is one matrix product on the device."""
+responses of the unit initial states, the least-squares system's singular value decomposition:
+m x 2 order), are host work, and every line's least-squares solve is two matrix products on the
+device: U^T delta first, then V S^-1, in SciPy's `lstsq` order. An explicit pseudo-inverse is not
+the same: for an unstable filter the two passes grow to |y| ~ 1e11 and the answer is their
+cancellation, which pinv(M) delta loses (its rounding, ~1e-16 of 1 / s_min, is multiplied by
+|delta|) while the factored solve keeps it to SciPy's ~1e-16 |y|."""
 
 from __future__ import annotations
 
@@ -25,9 +29,10 @@ def _host_lfilter(b, a, x, zi=None, axis=-1):
 
 
 def gust_matrices(b, a, m, whole):
-    """(pinv(M), W) of the method for a transient of m samples (M: the least-squares system whose
-    unknowns are the forward and backward initial states; W: their effect on the output). `whole`:
-    m is the signal's length, and both transients span all of it (one block row)."""
+    """(conj(U), S^-1 conj(V^T), W) of the method for a transient of m samples: the least-squares system M = U S V^T
+    (unknowns: the forward and backward initial states), singular values under eps of the largest
+    dropped as SciPy's `lstsq` does (its default `cond`), and W, the states' effect on the output.
+    `whole`: m is the signal's length, and both transients span all of it (one block row)."""
     order = max(len(b), len(a)) - 1
     obs = numpy.zeros((m, order))
     zi = numpy.zeros(order)
@@ -44,7 +49,10 @@ def gust_matrices(b, a, m, whole):
         M, W = numpy.zeros((2 * m, 2 * order)), numpy.zeros((2 * m, 2 * order))
         M[:m, :order], M[m:, order:] = S_r - obs, obs_r - S
         W[:m, :order], W[m:, order:] = S_r, obs_r
-    return numpy.linalg.pinv(M), W
+    u, s, vt = numpy.linalg.svd(M, full_matrices=False)
+    keep = s > numpy.finfo(numpy.float64).eps * s[0] if s.size else s > 0
+    # each line's states c solve M c = delta: c^T = delta^T conj(U) S^-1 conj(V^T) (rows, as the lines are)
+    return u[:, keep].conj(), vt[keep].conj() / s[keep, None], W
 
 
 def filtfilt_gust(b, a, x, axis, irlen, lfilter):
@@ -61,8 +69,8 @@ def filtfilt_gust(b, a, x, axis, irlen, lfilter):
     d = lfilter(b, a, y_b) - y_fb
     whole = m == n
     delta = d if whole else _concatenate((d[..., :m], d[..., n - m:]), axis=-1)
-    pinv, W = gust_matrices(b, a, m, whole)
-    ic = _matmul(delta, _from_host(pinv.T.copy()))  # every line's least-squares solve
+    u, vs, W = gust_matrices(b, a, m, whole)
+    ic = _matmul(_matmul(delta, _from_host(u)), _from_host(vs))  # every line's least squares
     wic = _matmul(ic, _from_host(W.T.copy()))  # the corrections (at both ends when not whole)
     if whole:
         y = y_fb + wic

@@ -13,7 +13,7 @@ Differences from SciPy: complex signals run as two real passes, complex coeffici
 real-coefficient filters (_lfilter_complex.py: a complex denominator doubles the order); an IIR
 filter has at most 512 delays (FIR filters of any length: past 512 taps they run as an FFT
 convolution), and past 32 delays a line runs on one thread; `filtfilt(method='gust')` solves its
-least squares with a pseudo-inverse made on the host (_filtfilt_gust.py). float32 filters compute in
+least squares with an SVD made on the host (_filtfilt_gust.py). float32 filters compute in
 float64 (SciPy: in float32), and chunk boundaries round differently from SciPy's single sweep (relative ~1e-15 for
 a stable filter in float64; the overlap plan's warmed-up states are the exact ones to under 2^-60).
 """

@@ -2,6 +2,7 @@
 convolve/correlate through it) with the exact one, within the forward-error bound of an FFT
 convolution: shared by tests/scipy/signal/test_signal_fftconv_gpu.py and checked without a device
 by test_conv_error_bound_cpu.py (SciPy's own float32 results pass, shifted or less precise ones fail).
+`check_direct_modes` (the CPU and GPU tests of direct sums' dtypes): SciPy's result or SciPy's error.
 
 The bound (u: the unit roundoff of the result's precision, 2^-24 for float32/complex64, 2^-53 for
 float64/complex128). c = a * b (length n + m - 1) is computed as IFFT(FFT(a) FFT(b)) at an FFT
@@ -45,6 +46,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import pytest
+import scipy.signal as ss
 
 
 def unit_roundoff(dtype) -> float:
@@ -117,3 +120,17 @@ def assert_conv_close(got, a, b, op, dtype, direct=False):
         raise AssertionError("{} of {} outputs past the error bound; worst at {}: got {!r}, exact {!r}, "
                              "|error| {:.3g} > bound {:.3g}".format(int(bad.sum()), bad.size, k, got[k], exact[k],
                                                                     err[k], allowed[k]))
+
+
+def check_direct_modes(a, b, ours, close):
+    """convolve and correlate of a and b by direct sums in every mode: `ours(fn, mode)` is `close`
+    to SciPy's result, or raises SciPy's ValueError with SciPy's message."""
+    for fn in ("convolve", "correlate"):
+        for mode in ("full", "same", "valid"):
+            try:
+                ref = getattr(ss, fn)(a, b, mode, "direct")
+            except ValueError as e:
+                with pytest.raises(ValueError, match=str(e)):
+                    ours(fn, mode)
+                continue
+            close(ours(fn, mode), ref)

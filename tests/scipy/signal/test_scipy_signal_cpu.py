@@ -5,6 +5,7 @@ of tests/scipy/ndimage/test_ndimage_filters_cpu.py, against scipy.signal (fixtur
 import numpy as np
 import pytest
 import scipy.signal as ss
+from conv_error_bound import check_direct_modes  # tests/scipy/signal is on sys.path
 
 RNG = np.random.default_rng(7)
 
@@ -42,6 +43,17 @@ def test_convolve_correlate(host_signal, fn, s1, s2, dtype, method, mode):
         return
     got = getattr(host_signal, fn)(a, b, mode, method)
     close(got, ref, 1e-5 if dtype == "float32" else 1e-9)
+
+
+@pytest.mark.parametrize("dtypes", [("bool", "bool"), ("float16", "float16"), ("bool", "float16"), ("bool", "int8"),
+                                    ("float16", "float32")])
+@pytest.mark.parametrize("s1,s2", [SHAPES[0], SHAPES[1], SHAPES[2], SHAPES[4]])
+def test_direct_bool_and_float16(host_signal, s1, s2, dtypes):
+    # SciPy's direct sums past np.correlate's cases (N-D; 1-D 'same' with in2 longer) have no bool
+    # or float16 loop: ValueError, as cupyx expects
+    a, b = data(s1, dtypes[0]), data(s2, dtypes[1])
+    check_direct_modes(a, b, lambda fn, mode: getattr(host_signal, fn)(a, b, mode, "direct"),
+                       lambda got, ref: close(got, ref, 1e-3))
 
 
 @pytest.mark.parametrize("mode", ["full", "same", "valid"])

@@ -112,3 +112,18 @@ def test_host_states_are_taken(lfilter_standins, host_signal_of):
     for g, r in zip(host_lfilter.lfilter(b, a, x, zi=[0.5, -0.2]), ss.lfilter(b, a, x, zi=[0.5, -0.2])):
         np.testing.assert_allclose(g, r, rtol=1e-12)
     assert any(np.array_equal(u, [0.5, -0.2]) for u in uploaded)
+
+
+@pytest.mark.parametrize("axis", [0, -1])
+def test_filtfilt_gust_unstable_filter(host_gust, axis):
+    # cupyx's TestFiltFilt draws integer filters; a = [1, 0, -1, -1] has a pole at 1.3247, so the
+    # passes grow to |y_fb| ~ 1e11 over 51 samples and the answer (~0.1) is their cancellation:
+    # SciPy's lstsq keeps it to rounding of |y_fb|; an explicit pseudo-inverse lost it (errors ~1e6)
+    b, a = np.array([0, -1]), np.array([1, 0, -1, -1])
+    x = np.moveaxis(RNG.uniform(-0.1, 0.1, size=(3, 2, 51)), -1, axis)
+    ref = ss.filtfilt(b, a, x, axis=axis, method="gust")
+    got = host_gust.filtfilt(b, a, x, axis=axis, method="gust")
+    y_fb = ss.lfilter(b, a, ss.lfilter(b, a, x, axis=axis)[::-1] if axis == 0 else
+                      ss.lfilter(b, a, x, axis=axis)[..., ::-1], axis=axis)
+    np.testing.assert_allclose(got, ref, rtol=0, atol=1e-14 * np.abs(y_fb).max())
+    assert np.abs(ref).max() < 10  # the cancellation happened (SciPy's answer is of x's size)

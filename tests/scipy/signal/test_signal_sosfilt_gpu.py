@@ -71,3 +71,63 @@ def test_sosfilt_views_ints_and_slow_cascades():
     slow = np.array([[1.0, 0.0, 0.0, 1.0, -0.99999, 0.0]])  # decays past the one-pass bound
     close(cs.sosfilt(slow, d), ss.sosfilt(slow, x), 1e-8)
     close(cs.sosfiltfilt(sos, d), ss.sosfiltfilt(sos, x), 1e-9)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex64, np.complex128, np.int16],
+                         ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("axis", [0, 1, 2, 3, -1])
+def test_sosfilt_cupyx_cases(dtype, axis):
+    # cupyx's TestSosFilt: random sections (a0 = 1, the rest in [0, 0.2): poles within 0.5) over a
+    # 4-D signal along every axis, without zi, with zero zi and with random zi (SciPy's shapes)
+    sections, size = 3, 51
+    real = np.dtype(dtype).kind != "c"
+    sos = RNG.random((sections, 6)) * 0.2 + (0 if real else 0.2j * RNG.random((sections, 6)))
+    sos[:, 3] = 1
+    sos = sos.astype(dtype if np.dtype(dtype).kind != "i" else np.float64)
+    x = RNG.normal(size=(4, 5, 3, size)) * (1 if real else (1 + 1j))
+    x = (x * 50).astype(dtype) if np.dtype(dtype).kind == "i" else x.astype(dtype)
+    d = cuarray.asarray(x)[:, ::-1]  # a strided view
+    x = x[:, ::-1]
+    tol = 1e-5 if np.result_type(sos, x, np.float32) in (np.float32, np.complex64) else 1e-12
+    close(cs.sosfilt(cuarray.asarray(sos), d, axis=axis), ss.sosfilt(sos, x, axis=axis), tol)
+    zshape = [sections] + list(x.shape)
+    zshape[axis % 4 + 1] = 2
+    for zi in (np.zeros(zshape, sos.dtype), RNG.normal(size=zshape).astype(sos.dtype)):
+        y, zf = cs.sosfilt(cuarray.asarray(sos), d, axis=axis, zi=cuarray.asarray(zi))
+        ry, rzf = ss.sosfilt(sos, x, axis=axis, zi=zi)
+        close(y, ry, tol)
+        close(zf, rzf, tol)
+
+
+@pytest.mark.parametrize("axis", [0, 1, 2, 3])
+def test_filtfilt_gust_cupyx_unstable_case(axis):
+    # cupyx's TestFiltFilt (float64 x, int8 filter b = [0, -1], a = [1, 0, -1, -1]: a pole at 1.3247):
+    # the passes reach |y_fb| ~ 1e11 over 51 samples and the answer (~0.1) is their cancellation,
+    # known to rounding of |y_fb| (SciPy's lstsq; an explicit pseudo-inverse lost it: errors ~1e6)
+    b, a = np.array([0, -1], np.int8), np.array([1, 0, -1, -1], np.int8)
+    full = RNG.uniform(-0.1, 0.1, size=(4, 5, 3, 102))
+    x, d = full[..., ::2], cuarray.asarray(full)[..., ::2]  # strided
+    x, d = np.moveaxis(x, 3, axis), cuarray.moveaxis(d, 3, axis)
+    ref = ss.filtfilt(b, a, x, axis=axis, method="gust")
+    y_fb = np.flip(ss.lfilter(b, a, np.flip(ss.lfilter(b, a, x, axis=axis), axis), axis=axis), axis)
+    got = cs.filtfilt(cuarray.asarray(b), cuarray.asarray(a), d, axis=axis, method="gust")
+    assert got.dtype == ref.dtype and got.shape == ref.shape
+    assert np.abs(ref).max() < 10, "SciPy's answer is of x's size: the cancellation happened"
+    # 1e-13 of |y_fb|: the device's passes and products round in another order than SciPy's
+    np.testing.assert_allclose(got.get(), ref, rtol=0, atol=1e-13 * np.abs(y_fb).max())
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex128], ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("padtype,irlen", [("odd", None), ("even", 20), ("constant", None), (None, 200)])
+def test_filtfilt_pad_and_gust(dtype, padtype, irlen):
+    b, a = ss.butter(3, 0.3)  # (complex coefficients: SciPy's gust drops their imaginary parts)
+    full = (RNG.normal(size=(3, 2, 130)) + (1j * RNG.normal(size=(3, 2, 130)) if dtype == np.complex128 else 0))
+    full = full.astype(dtype)
+    x, d = full[:, :, 1::2], cuarray.asarray(full)[:, :, 1::2]
+    tol = 1e-10  # a stable filter (poles within 0.66): float64 throughout, as SciPy (float32 x too)
+    for axis in (0, 2):
+        for method in ("pad", "gust"):
+            kw = dict(axis=axis, method=method, padtype=padtype, irlen=irlen)
+            if axis == 0 and method == "pad" and padtype is not None:
+                kw["padlen"] = 2  # SciPy's default 12 does not fit 3 samples
+            close(cs.filtfilt(b, a, d, **kw), ss.filtfilt(b, a, x, **kw), tol)
