@@ -38,7 +38,7 @@ from . import _canonical as canon
 from . import _sputils
 from ._sputils import issparse
 
-__all__ = ["getitem"]
+__all__ = ["getitem", "coo_getitem"]
 
 _I64 = numpy.dtype(numpy.int64)
 _FULL = slice(None)
@@ -235,3 +235,20 @@ def _sample(a, R, C):
     tk = add(multiply(maj, nmin), mnr)
     pos = minimum(searchsorted(keys, tk), a.nnz - 1)
     return where(equal(take(keys, pos), tk), take(a.data, pos), zeros((), a.dtype))
+
+
+def coo_getitem(a, key):
+    """`coo_array[key]` for SciPy's 2-D results, read from the CSR form (SciPy's COO gives n-D and
+    1-D sparse results where CSR gives dense or raises: those raise NotImplementedError here)."""
+    try:
+        res = getitem(a.tocsr(), key)
+    except IndexError as exc:
+        if str(exc).startswith("Indexing that leads to >2D"):
+            raise NotImplementedError("SciPy's result is an n-D coo_array, which cuarray.sparse does not "
+                                      "support") from None
+        raise
+    if hasattr(res, "tocoo"):
+        return res.tocoo()
+    if res.ndim == 1:
+        raise NotImplementedError("SciPy's result is a 1-D coo_array, which cuarray.sparse does not support")
+    return res

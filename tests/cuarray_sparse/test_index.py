@@ -191,3 +191,27 @@ def test_setitem_errors_as_scipy(dev, fmt):
             h[key] = hv
         with pytest.raises(exc):
             a[key] = dv
+
+
+@pytest.mark.parametrize("dtype", ["float32", "complex128"])
+def test_coo_array_indexing(dev, dtype):
+    # SciPy's coo_array indexes (coo_matrix does not): 2-D results as COO; its 1-D and n-D results
+    # are sparse arrays cuarray.sparse does not have.
+    h = rand_coo(9, 8, 0.4, dtype=dtype, seed=5)  # duplicates: read summed
+    hh, a = ssp.coo_array(h), dev.sp.coo_array(h)
+    for key in [(slice(1, 7), slice(None, None, 2)), [3, 0, 3, -1], (slice(None), [7, 1]),
+                ([[1], [2]], [3, 4, 5]), ([[1, 2], [3, 4]], [[0, 1], [2, 3]]), (), (4, 5), (-1, -8)]:
+        _same(a[key], hh[key], "coo_array[{!r}]".format(key))
+    for key in [([1, 2], [3, 4]), 3, (slice(None), 2), (slice(None), [[1], [2]])]:
+        hh[key]
+        with pytest.raises(NotImplementedError):
+            a[key]
+    for key in [([1, 9], [0, 0]), (0, 8)]:
+        with pytest.raises(IndexError):
+            hh[key]
+        with pytest.raises(IndexError):
+            a[key]
+    with pytest.raises(TypeError):
+        h[0, 0]
+    with pytest.raises(TypeError):
+        dev.sp.coo_matrix(h)[0, 0]
