@@ -163,14 +163,15 @@ def test_setitem_as_scipy(dev, fmt, dtype, density):
     for key, val in SET_CASES:
         hv, dv = _value(val, dev)
         for form in ("host", "device"):
-            k = key
-            if form == "device":
+            k, v = key, dv
+            if form == "device":  # keys and dense values as cuarray arrays
                 k = tuple(D(x) if isinstance(x, list) else x for x in key)
+                v = D(dv) if isinstance(dv, np.ndarray) else dv
             h, a = h0.copy(), getattr(dev.sp, fmt + "_matrix")(h0)
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", ssp.SparseEfficiencyWarning)
                 h[key] = hv
-            a[k] = dv
+            a[k] = v
             h.sort_indices()
             a.sort_indices()
             where = "{} A[{!r}] = {!r} ({} key)".format(fmt, key, val, form)
