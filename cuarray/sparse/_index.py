@@ -32,7 +32,7 @@ from .._math.extrema import minimum
 from .._math.sums import sum as sum_
 from .._math.sums_scan import diff
 from .._sorting.searching import where
-from .._sorting.searching_nonzero import flatnonzero
+from .._sorting.searching_nonzero import flatnonzero, nonzero
 from .._sorting.searchsorted import searchsorted
 from . import _canonical as canon
 from . import _sputils
@@ -44,7 +44,31 @@ _I64 = numpy.dtype(numpy.int64)
 _FULL = slice(None)
 
 
-def _split(key):
+def _mask_pairs(key, shape):
+    """A 2-D boolean mask of the matrix's shape as SciPy reads it: the (row, column) pairs of its
+    True cells; other keys unchanged."""
+    k = key[0] if isinstance(key, tuple) and len(key) == 1 else key
+    if isinstance(k, ndarray):
+        if k.dtype.kind != "b" or k.ndim != 2:
+            return key
+        pairs = nonzero
+    elif isinstance(k, (list, numpy.ndarray)):
+        try:
+            k = numpy.asarray(k)
+        except ValueError:  # ragged: not a mask
+            return key
+        if k.dtype.kind != "b" or k.ndim != 2:
+            return key
+        pairs = numpy.nonzero
+    else:
+        return key
+    if k.shape != tuple(shape):
+        raise IndexError("bool index has shape {} instead of {}".format(k.shape, tuple(shape)))
+    return tuple(pairs(k))
+
+
+def _split(key, shape):
+    key = _mask_pairs(key, shape)
     if not isinstance(key, tuple):
         key = (key,)
     if any(k is None for k in key):
@@ -155,7 +179,7 @@ def _is_full(sel, n) -> bool:
 
 
 def getitem(a, key):
-    r, c = _split(key)
+    r, c = _split(key, a.shape)
     m, n = a.shape
     rs, cs = _normalize(r, m), _normalize(c, n)
     if rs[0] == "int" and cs[0] == "int":

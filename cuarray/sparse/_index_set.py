@@ -50,7 +50,7 @@ def _axis(sel, slice_shape):
 
 def _grid(a, key):
     """The broadcast (row, column) target grids of `key`, as SciPy's __setitem__ forms them."""
-    r, c = _split(key)
+    r, c = _split(key, a.shape)
     m, n = a.shape
     rs, cs = _normalize(r, m), _normalize(c, n)
     R = _axis(rs, (-1, 1))

@@ -216,3 +216,24 @@ def test_coo_array_indexing(dev, dtype):
         h[0, 0]
     with pytest.raises(TypeError):
         dev.sp.coo_matrix(h)[0, 0]
+
+
+@pytest.mark.parametrize("kind", ["matrix", "array"])
+@pytest.mark.parametrize("fmt", ["csr", "csc"])
+def test_index_2d_boolean_mask(dev, fmt, kind):
+    # SciPy reads a mask of the matrix's shape as the pairs of its True cells (row-major order).
+    h, a = _mat(dev, fmt, kind, "float64", seed=6)
+    mask = np.random.default_rng(7).random(h.shape) < 0.3
+    for form in (mask, mask.tolist(), D(mask), (mask,)):
+        _same(a[form], h[mask], "{}[mask] ({})".format(fmt, type(form).__name__))
+    h2, a2 = h.copy(), a.copy()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ssp.SparseEfficiencyWarning)
+        h2[mask] = 7.0
+    a2[D(mask)] = 7.0
+    _same(a2, h2, fmt + "[mask] = 7")
+    for bad in (mask[:-1], mask[:, :1], (mask, slice(None))):
+        with pytest.raises(IndexError):
+            h[bad]
+        with pytest.raises(IndexError):
+            a[bad]
