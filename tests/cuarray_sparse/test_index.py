@@ -10,6 +10,8 @@ import numpy as np
 import pytest
 import scipy.sparse as ssp
 
+import cuarray
+
 from ._util import D, H, rand_coo
 
 DTYPES = ["float32", "float64", "complex64", "complex128"]
@@ -104,8 +106,6 @@ def test_index_errors_as_scipy(dev, fmt, kind):
 
 @pytest.mark.parametrize("fmt", ["csr", "csc"])
 def test_index_whole_selections_are_copies(dev, fmt):
-    import cuarray
-
     shares = np.shares_memory if dev == "host" else cuarray.shares_memory
     for shape in [(1, 9), (9, 1), (6, 7)]:
         h, a = _mat(dev, fmt, "matrix", "float32", shape=shape, seed=3)
