@@ -17,16 +17,13 @@ from __future__ import annotations
 import numpy
 
 from .._core.ndarray import ndarray
-from .._creation.basic import empty, full, zeros
+from .._creation.basic import empty, zeros
 from .._creation.from_data import asarray
 from .._creation.ranges import arange
 from .._indexing.inserting import take
-from .._logic.comparison import equal, less, not_equal
-from .._logic.ops import logical_and, logical_not
+from .._logic.comparison import equal, less
 from .._manipulation.dims import broadcast_to
-from .._manipulation.joining import concatenate
 from .._manipulation.shape import reshape
-from .._manipulation.tiling import repeat
 from .._math.arithmetic import add, multiply, subtract
 from .._math.extrema import minimum
 from .._math.sums import sum as sum_
@@ -36,7 +33,6 @@ from .._sorting.searching_nonzero import flatnonzero, nonzero
 from .._sorting.searchsorted import searchsorted
 from . import _canonical as canon
 from . import _sputils
-from ._sputils import issparse
 
 __all__ = ["getitem", "coo_getitem"]
 
@@ -253,12 +249,23 @@ def _sample(a, R, C):
     if not a.has_canonical_format:
         a = a.copy()
         a.sum_duplicates()
+    pos, found = find_keys(*entry_keys(a, R, C))
+    return where(found, take(a.data, pos), zeros((), a.dtype))
+
+
+def entry_keys(a, R, C):
+    """(the stored entries' keys, the targets' keys) in storage order, major * n_minor + minor:
+    sorted when `a` is canonical."""
     nmin = a._swap(a.shape)[1]
     maj, mnr = a._swap((R, C))
     keys = add(multiply(a._majors().astype(_I64), nmin), a.indices.astype(_I64))
-    tk = add(multiply(maj, nmin), mnr)
-    pos = minimum(searchsorted(keys, tk), a.nnz - 1)
-    return where(equal(take(keys, pos), tk), take(a.data, pos), zeros((), a.dtype))
+    return keys, add(multiply(maj, nmin), mnr)
+
+
+def find_keys(keys, tk):
+    """(positions, found mask) of the target keys `tk` among the sorted, non-empty `keys`."""
+    pos = minimum(searchsorted(keys, tk), keys.size - 1)
+    return pos, equal(take(keys, pos), tk)
 
 
 def coo_getitem(a, key):

@@ -19,19 +19,17 @@ from .._creation.basic import full
 from .._creation.from_data import asarray
 from .._creation.ranges import arange
 from .._indexing.inserting import take
-from .._logic.comparison import equal, not_equal
+from .._logic.comparison import not_equal
 from .._logic.ops import logical_not
 from .._manipulation.dims import broadcast_to
 from .._manipulation.joining import concatenate
 from .._manipulation.shape import reshape
 from .._math.arithmetic import add, multiply
-from .._math.extrema import minimum
 from .._sorting.searching_nonzero import flatnonzero
-from .._sorting.searchsorted import searchsorted
 from .._sorting.sorting import argsort
 from . import _canonical as canon
 from . import _sputils
-from ._index import _normalize, _split
+from ._index import _normalize, _split, entry_keys, find_keys
 from ._sputils import issparse
 
 __all__ = ["setitem"]
@@ -133,26 +131,11 @@ def _set_sparse(a, R, C, value):
     _set_many(a, take(Rf, flat), take(Cf, flat), v)
 
 
-def _keys(a, R, C):
-    """(stored entries' sorted keys, the targets' keys) in storage order (major * n_minor + minor);
-    `a` canonical."""
-    nmin = a._swap(a.shape)[1]
-    maj, mnr = a._swap((R, C))
-    keys = add(multiply(a._majors().astype(_I64), nmin), a.indices.astype(_I64))
-    return keys, add(multiply(maj, nmin), mnr)
-
-
-def _find(keys, tk):
-    """(positions, found mask) of the target keys `tk` among the sorted `keys` (non-empty)."""
-    pos = minimum(searchsorted(keys, tk), keys.size - 1)
-    return pos, equal(take(keys, pos), tk)
-
-
 def _zero_stored(a, R, C):
     a.sum_duplicates()
     if a.nnz == 0 or R.size == 0:
         return
-    pos, found = _find(*_keys(a, R, C))
+    pos, found = find_keys(*entry_keys(a, R, C))
     hit = flatnonzero(found)
     if hit.size:
         a.data[take(pos, hit)] = a.dtype.type(0)
@@ -164,14 +147,14 @@ def _set_many(a, R, C, vals):
     if R.size == 0:
         return
     a.sum_duplicates()
-    keys, tk = _keys(a, R, C)
+    keys, tk = entry_keys(a, R, C)
     order = argsort(tk, kind="stable")
     tk, R, C, vals = take(tk, order), take(R, order), take(C, order), take(vals, order)
     if tk.size > 1:  # the last of each run of equal keys
         last = flatnonzero(concatenate([not_equal(tk[1:], tk[:-1]), full((1,), True, numpy.bool_)]))
         tk, R, C, vals = take(tk, last), take(R, last), take(C, last), take(vals, last)
     if a.nnz:
-        pos, found = _find(keys, tk)
+        pos, found = find_keys(keys, tk)
         hit = flatnonzero(found)
         if hit.size:
             a.data[take(pos, hit)] = take(vals, hit)
