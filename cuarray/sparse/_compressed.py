@@ -29,7 +29,8 @@ from . import _sputils
 from ._base import _is_host_sparse, _spbase
 from ._sputils import issparse
 from ._format_coo import coo_matrix
-from ._index import getitem, setitem
+from ._index import getitem
+from ._index_set import setitem
 
 __all__ = ["_cs_matrix"]
 

@@ -20,6 +20,7 @@ from .._sorting.searching_nonzero import flatnonzero, nonzero
 from . import _canonical as canon
 from . import _sputils
 from ._base import _is_host_sparse, _spbase, register, sparray, spmatrix
+from ._index import coo_getitem
 from ._sputils import issparse
 
 __all__ = ["coo_matrix", "coo_array", "isspmatrix_coo"]
@@ -217,6 +218,9 @@ class coo_array(sparray, _coo_base):
     array([[0., 1.],
            [2., 0.]])
     """
+
+    def __getitem__(self, key):
+        return coo_getitem(self, key)
 
 
 @register

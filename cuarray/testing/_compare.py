@@ -169,13 +169,38 @@ def _modules(cu, sp_name, scipy_name):
     return out
 
 
+def _densify_sparse(expected, actual, sps, check_format):
+    """CuPy's rule for sparse results (with `sp_name`): where cuarray's result is a sparse matrix
+    or array, SciPy's must be one too (of the same format when `check_format`), and both are
+    compared as dense arrays. Items of a tuple or list result are converted one by one."""
+    if isinstance(expected, (tuple, list)) and isinstance(actual, (tuple, list)):
+        if len(expected) != len(actual):
+            return expected, actual  # compare_results names the length mismatch
+        pairs = [_densify_sparse(e, a, sps, check_format) for e, a in zip(expected, actual)]
+        return type(expected)(p[0] for p in pairs), type(actual)(p[1] for p in pairs)
+    np_sp, cu_sp = sps  # scipy.sparse and cuarray's
+    cu_sparse = bool(getattr(cu_sp, "issparse", lambda x: False)(actual))
+    np_sparse = np_sp.issparse(expected)
+    if not (cu_sparse or np_sparse):
+        return expected, actual
+    if cu_sparse != np_sparse:
+        raise AssertionError("SciPy returned a {}, cuarray a {}".format(
+            type(expected).__name__, type(actual).__name__))
+    if check_format and actual.format != expected.format:
+        raise AssertionError("sparse format {!r} from SciPy, {!r} from cuarray".format(
+            expected.format, actual.format))
+    # One order on both sides: CuPy checks no contiguity of a sparse result.
+    return expected.toarray(order="C"), actual.toarray(order="C")
+
+
 def make_decorator(check, name="xp", accept_error=False, sp_name=None, scipy_name=None,
-                   skip_without_device=True):
+                   skip_without_device=True, check_sparse_format=True):
     """A decorator running the test with ``name=numpy`` and ``name=cuarray`` and calling
     ``check(numpy_result, cuarray_result)`` (which raises AssertionError on a mismatch).
 
     Both runs see the same `shaped_random` data: its calls without a seed draw seeds from one
     sequence, fresh for every test call and restarted for the second run (see `_random.same_data`).
+    With `sp_name`, sparse results are compared as dense arrays, as CuPy does (`_densify_sparse`).
     """
     def deco(fn):
         sig = inspect.signature(fn)
@@ -199,6 +224,8 @@ def make_decorator(check, name="xp", accept_error=False, sp_name=None, scipy_nam
                 if np_err is not None or cu_err is not None:
                     _check_errors(np_err, cu_err, accept_error)
                     return
+                if sp_name:
+                    np_out, cu_out = _densify_sparse(np_out, cu_out, mods[sp_name], check_sparse_format)
                 check(np_out, cu_out)
             except AssertionError as exc:
                 exc.add_note("shaped_random's seed sequence started at {}".format(base))

@@ -52,14 +52,18 @@ __all__ = [
 
 
 def numpy_cupy_allclose(rtol=1e-7, atol=0, err_msg="", verbose=True, name="xp", type_check=True,
-                        accept_error=False, sp_name=None, scipy_name=None, contiguous_check=True):
+                        accept_error=False, sp_name=None, scipy_name=None, contiguous_check=True,
+                        *, _check_sparse_format=True):
     """CuPy's `numpy_cupy_allclose`: `numpy_cuarray_allclose` with CuPy's defaults.
 
-    `rtol`/`atol` may be dicts by dtype with a ``'default'`` key, as in CuPy.
+    `rtol`/`atol` may be dicts by dtype with a ``'default'`` key, as in CuPy. With `sp_name`,
+    sparse results are compared as dense arrays, and (unless `_check_sparse_format` is False)
+    must have SciPy's format.
     """
     check = functools.partial(compare_results, rtol=rtol, atol=atol, type_check=type_check,
                               contiguous_check=contiguous_check)
-    return make_decorator(check, name, accept_error, sp_name, scipy_name)
+    return make_decorator(check, name, accept_error, sp_name, scipy_name,
+                          check_sparse_format=_check_sparse_format)
 
 
 def numpy_cupy_array_equal(err_msg="", verbose=True, name="xp", type_check=True, accept_error=False,

@@ -136,7 +136,7 @@ def _standins(extra):
                 names[attr] = np.asarray
             elif value is transfer.from_host:
                 names[attr] = host_asarray
-            elif value is host_input.as_array:
+            elif value is host_input.as_array or value is host_input.as_parameter:
                 names[attr] = lambda x, fn=None: np.asarray(x).view(HostArray)
         if isinstance(getattr(mod, "ndarray", None), type):
             names["ndarray"] = HostArray

@@ -182,6 +182,61 @@ def test_scipy_name_and_sp_name(fake_cuarray, monkeypatch):
     assert seen == [(numpy, scipy, scipy.sparse), (fake_cuarray, fake_scipy, fake_sparse)]
 
 
+@pytest.fixture
+def sparse_cuarray(fake_cuarray, monkeypatch):
+    """The fake cuarray with scipy.sparse as its sparse module (a sparse result of either run
+    has `toarray` and `format`, which is all the comparison reads)."""
+    scipy_sparse = pytest.importorskip("scipy.sparse")
+    monkeypatch.setattr(fake_cuarray, "sparse", scipy_sparse, raising=False)
+    return fake_cuarray
+
+
+def test_sparse_results_compare_as_dense_arrays(sparse_cuarray):
+    # CuPy's contract (cupy/testing/_loops.py): with sp_name, sparse results of both runs are
+    # compared through toarray(), their formats equal unless _check_sparse_format=False.
+    def make(fmt_np, fmt_cu, shift=0.0):
+        def body(xp, sp):
+            d = numpy.arange(12.0).reshape(3, 4) % 5
+            if xp is numpy:
+                return sp.csr_matrix(d).asformat(fmt_np)
+            return sp.csr_matrix(d + shift).asformat(fmt_cu)
+        return body
+
+    testing.numpy_cupy_allclose(sp_name="sp")(make("csr", "csr"))()
+    testing.numpy_cupy_array_equal(sp_name="sp")(make("csc", "csc"))()
+    with pytest.raises(AssertionError, match="Mismatched elements"):
+        testing.numpy_cupy_array_equal(sp_name="sp")(make("csr", "csr", shift=1.0))()
+    with pytest.raises(AssertionError, match="Not equal to tolerance"):
+        testing.numpy_cupy_allclose(sp_name="sp")(make("csr", "csr", shift=1e-3))()
+    with pytest.raises(AssertionError, match="format 'csr' from SciPy, 'csc' from cuarray"):
+        testing.numpy_cupy_allclose(sp_name="sp")(make("csr", "csc"))()
+    testing.numpy_cupy_allclose(sp_name="sp", _check_sparse_format=False)(make("csr", "csc"))()
+    assert "_check_sparse_format" in inspect.signature(testing.numpy_cupy_allclose).parameters
+
+
+def test_sparse_against_dense_results_and_tuples(sparse_cuarray):
+    @testing.numpy_cupy_array_equal(sp_name="sp", type_check=False)
+    def one_dense(xp, sp):
+        m = sp.csr_matrix(numpy.eye(3))
+        return m if xp is numpy else m.toarray()
+
+    @testing.numpy_cupy_allclose(sp_name="sp")
+    def pair(xp, sp):  # a tuple: each item converted on its own
+        m = sp.coo_matrix(numpy.eye(2) * 3)
+        return m, xp.arange(2.0)
+
+    @testing.numpy_cupy_allclose(sp_name="sp")
+    def pair_differs(xp, sp):
+        m = sp.coo_matrix(numpy.eye(2) * (3 if xp is numpy else 4))
+        return m, xp.arange(2.0)
+
+    with pytest.raises(AssertionError, match="SciPy returned a csr_matrix, cuarray a ndarray"):
+        one_dense()
+    pair()
+    with pytest.raises(AssertionError, match="result"):
+        pair_differs()
+
+
 def test_compared_runs_see_the_same_random_data():
     draws = []
 

@@ -58,3 +58,23 @@ def test_assertions_on_device_arrays():
     cp.testing.assert_array_less(x, x + 1)
     cp.testing.assert_array_max_ulp(x, x)
     cp.testing.assert_equal({"a": x}, {"a": numpy.arange(5.0)})
+
+
+@testing.parameterize(*testing.product({"format": ["csr", "csc"], "indices": [
+    ([0, 2, 2], [1, 0, 1]),          # element pairs: a dense (1, 3) result
+    (slice(1, 3), [0, 2]),           # a sparse result, compared as dense
+    ([[0], [2]], [1, 2]),
+]}))
+class TestSparseResults:
+
+    @testing.for_dtypes("fD")
+    @testing.numpy_cupy_array_equal(sp_name="sp", type_check=False)
+    def test_indexing(self, xp, sp, dtype):
+        a = testing.shaped_sparse_random((3, 4), sp, dtype, 0.5, self.format)
+        return a[self.indices]
+
+
+@testing.numpy_cupy_allclose(sp_name="sp", _check_sparse_format=False)
+def test_sparse_format_not_checked(xp, sp):
+    a = testing.shaped_sparse_random((3, 4), sp, numpy.float64, 0.5, "csr")
+    return a if xp is numpy else a.tocsc()
