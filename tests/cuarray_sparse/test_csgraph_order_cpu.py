@@ -76,6 +76,19 @@ def test_rcm_special_graphs(host):
     assert host["rcm"].reverse_cuthill_mckee(ssp.csr_array((0, 0))).shape == (0,)  # SciPy raises there
 
 
+@pytest.mark.parametrize("host_edges", [-1, 6, 40, 10**9], ids=["device", "host-6", "host-40", "host"])
+def test_rcm_host_levels_give_scipys_order(host, host_edges):
+    """Narrow levels run on the host (_host_levels), wide ones on the device, switching both ways
+    within one component (a grid's levels widen, then narrow) and between components."""
+    rng = np.random.default_rng()
+    graphs = [grid_graph(rng, 9), grid_graph(rng, 14)] + [rcm_graph(rng, n, k, "canonical") for n, k in ((60, 70), (200, 800))]
+    for g in graphs:
+        g = (g + g.T).tocsr()
+        indptr, indices = g.indptr.astype(np.int64), g.indices.astype(np.int64)
+        got = host["rcm"]._cuthill_mckee(indptr, indices, g.shape[0], g.indices.dtype, host_edges)[::-1]
+        np.testing.assert_array_equal(got, scg.reverse_cuthill_mckee(g, symmetric_mode=True), err_msg=str(host_edges))
+
+
 @pytest.mark.parametrize("dtype", [np.bool_, np.uint8, np.int64, np.float16, np.float32, np.complex128])
 def test_rcm_data_dtypes(host, dtype):
     """Entries of A + A^T sum in the data's type, as SciPy's: uint8's 254 + 2 wraps to 0 (no edge)."""

@@ -14,6 +14,7 @@ from scipy.sparse import csgraph as scg
 import cuarray
 import cuarray.sparse as sp
 from cuarray.sparse import csgraph as cg
+from cuarray.sparse.csgraph import _ordering
 
 from ._flow_checks import check_matching
 from ._order_checks import KINDS, bipartite, grid_graph, rcm_graph
@@ -52,6 +53,19 @@ def test_rcm_is_scipys(symmetric_mode):
             _same_rcm(rcm_graph(rng, n, k, kind, fmt, index), symmetric_mode)
     _same_rcm(ssp.csr_matrix(rcm_graph(rng, 50, 80, "unsorted")), symmetric_mode)
     _same_rcm(grid_graph(rng, 24), symmetric_mode)
+
+
+@pytest.mark.parametrize("host_edges", [-1, 40, 10**9], ids=["device", "switching", "host"])
+def test_rcm_levels_on_device_and_host_give_scipys_order(host_edges):
+    """Every level on the device, every narrow level on the host (after the graph's copy pays),
+    and a switch both ways within one component (a mesh's levels widen past 40 entries and narrow)."""
+    rng = np.random.default_rng()
+    for g in (grid_graph(rng, 30), rcm_graph(rng, 500, 2000, "symmetric"), rcm_graph(rng, 300, 300, "symmetric")):
+        g = (g + g.T).tocsr()
+        d = _device(g)
+        got = _ordering._cuthill_mckee(d.indptr.astype(np.int64), d.indices.astype(np.int64), g.shape[0],
+                                       g.indices.dtype, host_edges)
+        np.testing.assert_array_equal(got.get()[::-1], scg.reverse_cuthill_mckee(g, symmetric_mode=True))
 
 
 def test_rcm_data_dtypes():

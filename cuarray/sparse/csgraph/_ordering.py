@@ -12,7 +12,8 @@ Here each search is level-synchronous with array operations: the frontier's CSR 
 in queue order, each unvisited target keeps its first occurrence (a stable sort by target), and the
 new vertices are ordered by (position of the vertex that found them first, degree, position of that
 entry): the queue's next level exactly. One small device read a level (the next level's size and
-edge count), one a component (its start). Vertices whose rows hold nothing but themselves are
+edge count), one a component (its start). Narrow levels, a mesh's thousands, run the same steps on
+the host once the graph's copy has paid for itself (_host_levels). Vertices whose rows hold nothing but themselves are
 components of their own: the run of them that comes before the next start is placed at once.
 
 The rows of A + A^T are in SciPy's order too (its sum keeps a row's columns sorted when every row of
@@ -45,6 +46,7 @@ from ..._sorting.sorting import argsort
 from ..._statistics.order import min as min_
 from .. import _canonical as canon
 from .._sputils import issparse
+from . import _host_levels
 from ._frontier import I64, first_of_each, row_edges
 
 __all__ = ["reverse_cuthill_mckee"]
@@ -103,8 +105,9 @@ def _plus_transpose(indptr, indices, data, n):
     return searchsorted(pr, arange(n + 1, dtype=I64)), pc  # pr ascending: each row's first entry
 
 
-def _cuthill_mckee(indptr, indices, n, dtype):
-    """The Cuthill-McKee order (not yet reversed) of the CSR structure (indptr, indices)."""
+def _cuthill_mckee(indptr, indices, n, dtype, host_edges=_host_levels.HOST_LEVEL_EDGES):
+    """The Cuthill-McKee order (not yet reversed) of the CSR structure (indptr, indices); levels
+    listing at most `host_edges` entries run on the host (_host_levels)."""
     nnz = int(indices.size)
     rowlen = subtract(indptr[1:], indptr[:-1])
     row = canon.expand(indptr, nnz, I64)
@@ -121,6 +124,7 @@ def _cuthill_mckee(indptr, indices, n, dtype):
     visited = zeros((n + 1,), bool)  # slot n: the void of the scatters
     parts = []
     placed = done = 0
+    search = _Search(indptr, indices, degree, rowlen, host_edges)
     while placed < n:
         waiting = where(logical_or(visited[:n], lonely), n, rank)
         nxt = min_(waiting)
@@ -140,6 +144,13 @@ def _cuthill_mckee(indptr, indices, n, dtype):
         done = start + 1
         frontier = seed
         while total:
+            if search.host_turn(total):
+                frontier = search.to_host(visited, frontier)
+                frontier, total = _host_levels.level(search.graph, search.visited, frontier, total, radix, n)
+                search.found.append(frontier)
+                placed += frontier.size
+                continue
+            visited, frontier = search.to_device(visited, frontier, parts)
             seg, edge = row_edges(indptr, frontier, total)
             target = take(indices, edge)
             new = first_of_each(where(take(visited, target), n, target), n)
@@ -153,4 +164,42 @@ def _cuthill_mckee(indptr, indices, n, dtype):
             visited[frontier] = True
             parts.append(frontier)
             placed += count
+        visited, _ = search.to_device(visited, frontier, parts)
     return concatenate(parts)
+
+
+class _Search:
+    """Where one component's search runs, level by level: the device, or the host for narrow
+    levels (_host_levels), with the visited flags and the order found moved across at a switch."""
+
+    def __init__(self, indptr, indices, degree, rowlen, host_edges):
+        self.device_arrays, self.host_edges = (indptr, indices, degree, rowlen), host_edges
+        self.graph = self.visited = None
+        self.found = []  # the host levels found since the last switch, in order
+        self.narrow = 0  # narrow levels run on the device before the graph's copy
+
+    def host_turn(self, total):
+        if not _host_levels.on_host(total, self.host_edges):
+            return False
+        if self.graph is None:
+            self.narrow += 1
+            return _host_levels.worth_copying(self.narrow, sum(a.nbytes for a in self.device_arrays))
+        return True
+
+    def to_host(self, visited, frontier):
+        """The frontier on the host (the visited flags copied down at a switch)."""
+        if self.visited is None:
+            if self.graph is None:  # device reads: the graph, once a call
+                self.graph = _host_levels.HostGraph(*(to_host(a) for a in self.device_arrays))
+            self.visited, frontier = to_host(visited), to_host(frontier)
+        return frontier
+
+    def to_device(self, visited, frontier, parts):
+        """(visited, frontier) on the device, the host levels found appended to `parts`."""
+        if self.visited is None:
+            return visited, frontier
+        if self.found:
+            parts.append(from_host(numpy.concatenate(self.found)))
+        visited, frontier = from_host(self.visited), from_host(frontier)
+        self.visited, self.found = None, []
+        return visited, frontier
