@@ -55,7 +55,7 @@ __all__ = ["reverse_cuthill_mckee"]
 def reverse_cuthill_mckee(graph, symmetric_mode=False):
     """See `scipy.sparse.csgraph.reverse_cuthill_mckee`. A cuarray CSR or CSC graph; the
     permutation is SciPy's exactly (the module's docstring), a cuarray array of the graph's index
-    dtype, found on the device. A 0 x 0 graph gives the empty permutation (SciPy raises there). A
+    dtype, found on the device (a mesh's narrow breadth-first levels on the host). A 0 x 0 graph gives the empty permutation (SciPy raises there). A
     stored pair of float entries that cancel to 0 in A + A^T is no edge, as in SciPy; with three or
     more entries at one pair the rounding of that sum may differ from SciPy's."""
     if not issparse(graph):
