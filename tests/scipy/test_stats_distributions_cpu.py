@@ -287,3 +287,21 @@ def test_genextreme_moments_next_to_zero(host):
     want_v = np.where(big, sst.genextreme.var(c, **kw), want_v)
     cases.same(m, want_m, "genextreme mean", rtol=1e-14)
     cases.same(v, want_v, "genextreme var", rtol=1e-14)
+
+
+def test_truncnorm_far_tails(host):
+    """ppf and isf next to q = 0 and 1 over infinite ends, tails and a central interval against
+    the bisection of SciPy's log-space cdf and sf (`cases.truncnorm_quantile`): SciPy's own
+    quantile keeps only an absolute eps of log Phi(x) where Phi(x) is next to 1 (its
+    isf(1 - 2**-53, -inf, 1.5) is -8.2095, the quantile -8.2178). cdf and sf there against
+    SciPy's, away from a finite end (where both lose eps / (x - end) to the masses' difference)."""
+    a, b = np.array(cases.TRUNCNORM_TAILS).T[:, :, None]
+    q = cases.TAIL_Q
+    for method in ("ppf", "isf"):
+        x = cases.truncnorm_quantile(method, q, a, b)
+        # the bisection to one ulp of x, ours to a few: 1e-13 is hundreds of ulp
+        cases.same(_call(host["truncnorm"], method, q, a, b), x, ("truncnorm", method), rtol=1e-13)
+        far = np.minimum(np.abs(x - a), np.abs(x - b)) > 0.1
+        for back in ("cdf", "sf"):
+            cases.same(_call(host["truncnorm"], back, x, a, b)[far], _call(sst.truncnorm, back, x, a, b)[far],
+                       ("truncnorm", back), rtol=1e-13)

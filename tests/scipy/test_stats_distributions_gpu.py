@@ -245,3 +245,25 @@ def test_genextreme_moments_next_to_zero():
     # hundreds of ulp
     cases.same(m, want_m, "genextreme mean", rtol=1e-13)
     cases.same(v, want_v, "genextreme var", rtol=1e-13)
+
+
+def test_truncnorm_far_tails():
+    """ppf, isf, cdf and sf next to q = 0 and 1 (1 - q exact) over infinite ends, tails and a
+    central interval, a and b device arrays and host scalars: the quantiles against the bisection
+    of SciPy's log-space cdf and sf (`cases.truncnorm_quantile`; SciPy's isf(1 - 2**-53, -inf,
+    1.5) is -8.2095, the quantile -8.2178), cdf and sf at them against SciPy's away from a finite
+    end (where both lose eps / (x - end) to the masses' difference)."""
+    a, b = np.array(cases.TRUNCNORM_TAILS).T[:, :, None]
+    q = cases.TAIL_Q
+    # a few ulp of log_ndtr move x by as many ulp of log p / (x d log p / dx): 1e-11 is 1e4 of that
+    for method in ("ppf", "isf"):
+        x = cases.truncnorm_quantile(method, q, a, b)
+        cases.same(_host(getattr(cst.truncnorm, method)(G(q), G(a), G(b))), x, ("truncnorm", method, "device a, b"),
+                   rtol=1e-11)
+        for i, (ai, bi) in enumerate(cases.TRUNCNORM_TAILS):
+            cases.same(_host(getattr(cst.truncnorm, method)(G(q), ai, bi)), x[i], ("truncnorm", method, ai, bi),
+                       rtol=1e-11)
+        far = np.minimum(np.abs(x - a), np.abs(x - b)) > 0.1
+        for back in ("cdf", "sf"):
+            got = _host(getattr(cst.truncnorm, back)(G(x), G(a), G(b)))
+            cases.same(got[far], _ref(sst.truncnorm, back, x, a, b)[far], ("truncnorm", back), rtol=RTOL)
