@@ -275,14 +275,15 @@ def test_vonmises_array_kappa(host):
 
 
 def test_genextreme_moments_next_to_zero(host):
-    """c as an array on both sides of the series' edge |c| = 1e-2 and down to 0 and 1e-200: the
+    """c as an array on both sides of the series' edge |c| = 0.1 and down to 0 and 1e-200: the
     mean and variance against log Gamma's series summed in Fractions (`cases.genextreme_moments`;
     SciPy's formula keeps the rounding of 1 + c: 8e-8 of the mean off at c = 1e-9)."""
-    c = np.array([0.0, 1e-200, -1e-160, 1e-14, 1e-9, -1e-9, 3e-6, -7e-4, 9.9e-3, -9.99e-3, 1.1e-2])
+    c = np.array([0.0, 1e-200, -1e-160, 1e-14, 1e-9, -1e-9, 3e-6, -7e-4, 9.9e-3, -9.99e-3, 1.1e-2, -0.05,
+                  0.0999, -0.0999, 0.3])
     kw = dict(loc=0.5, scale=2.0)
     m, v = _call(host["genextreme"], "stats", c, **kw)
     want_m, want_v = cases.genextreme_moments((c,), kw, np.full(c.shape, np.nan), np.full(c.shape, np.nan))
-    big = np.abs(c) >= 1e-2  # SciPy's own formula there (eps / c of the value: 2e-14)
+    big = np.abs(c) >= cases.GENEXTREME_SERIES  # SciPy's own formula there (3e-15 of the value at 0.3)
     want_m = np.where(big, sst.genextreme.mean(c, **kw), want_m)
     want_v = np.where(big, sst.genextreme.var(c, **kw), want_v)
     cases.same(m, want_m, "genextreme mean", rtol=1e-14)
