@@ -274,8 +274,7 @@ def _mean_kept(x, axis, omit):
 
 
 def zmap(scores, compare, axis=0, ddof=0, nan_policy="propagate"):
-    """See `scipy.stats.zmap`. SciPy's steps: the variance as the mean of the squared
-    deviations times n / (n - ddof), in the input's dtype (float16 too).
+    """See `scipy.stats.zmap`.
 
     Examples
     --------
@@ -285,6 +284,7 @@ def zmap(scores, compare, axis=0, ddof=0, nan_policy="propagate"):
     array([-1.34164079, -0.4472136 ])
     """
     like_zscore = scores is compare  # then slices of (near) zero spread are NaN, as SciPy's
+    # SciPy's steps, float16 too: the variance the mean of squared deviations times n / (n - ddof)
     omit = nan_policy == "omit"
     scores = _policy("propagate" if omit else nan_policy, as_literal_or_array(scores, "zmap"))
     compare = _policy("propagate" if omit else nan_policy, as_literal_or_array(compare, "zmap"))
