@@ -363,3 +363,10 @@ def test_solve_banded_tridiagonal_route():
     assert use_gtsv(1, 1, 1000, False, 64) and not use_gtsv(1, 1, 1000, False, 65)  # ~7.5 us a column
     assert use_gtsv(1, 1, 16385, False, 1000)  # past the dense path's n x n
     assert not use_gtsv(1, 1, 2**30, False, 2) and use_gtsv(1, 1, 2**30 - 1, False, 2)  # 32-bit sizes
+
+
+def test_bandwidth_refuses_a_numpy_matrix():
+    """The matrix is bandwidth's data (docs/scipy.md, "Host inputs"): a NumPy array raises the
+    one TypeError before any device work, where cupyx copies it (docs/differences.md)."""
+    with pytest.raises(TypeError, match=r"bandwidth: unsupported input of type numpy\.ndarray.*cuarray\.asarray\(\)"):
+        cla.bandwidth(np.eye(3))

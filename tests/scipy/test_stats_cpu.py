@@ -4,6 +4,7 @@ types (host-backed arrays, cuarray/testing/fake_device.py), and the signatures a
 from __future__ import annotations
 
 import inspect
+import warnings
 
 import numpy as np
 import pytest
@@ -120,3 +121,36 @@ def test_log_var_is_scipys(descriptive_on_host):
     for x in data:
         for lmb in (1e-8, 1e-3, 0.5, 3.0, -45.0):
             check(x, lmb, np.float64)
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64, np.complex64, np.int16],
+                         ids=lambda d: np.dtype(d).name)
+def test_zscore_zmap_are_scipys_steps(stats_host, dtype):
+    """zscore and zmap on the host copy as SciPy's, float16's rounding too (the variance as the
+    mean of squared deviations in the dtype, times n / (n - ddof): NumPy's var rounds otherwise,
+    one float16 ulp of std); a slice whose spread is below eps |mean| is NaN in zscore (SciPy's
+    like-zscore rule), a constant row and one of 3, 3 + 1 ulp, ...; NaNs propagated or omitted."""
+    D = stats_host["_descriptive"]
+    rng = np.random.default_rng()
+    x = rng.uniform(0, 10, (5, 6)).astype(dtype)
+    if np.dtype(dtype).kind == "c":
+        x = x + 1j * rng.uniform(0, 10, (5, 6)).astype(dtype)
+    x[4] = 3
+    if np.dtype(dtype).kind != "i":
+        # 3 (3 + 3j): exact means; 3, 3 + 1 ulp, ...: a deviation of 0.7 ulp(3) = 1.4 eps, below 3 eps
+        c = np.array(3 + 3j if np.dtype(dtype).kind == "c" else 3, dtype)
+        x[3], x[3, ::2] = c, np.nextafter(c.real, np.inf) + (c - c.real)
+        y = x.copy()
+        y[1, 2], y[2, :5] = np.nan, np.nan
+    rtol = 1e-14 if dtype == np.float64 else 1e-6  # the same operations in the same order
+    calls = [(x, dict(axis=a, ddof=d)) for a in (0, 1, -1, None) for d in (0, 1)]
+    if np.dtype(dtype).kind != "i":
+        calls += [(y, dict(axis=a, ddof=d, nan_policy="omit")) for a in (0, 1, None) for d in (0, 5)]
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for a, kw in calls:
+            s = a[:, :2] if kw["axis"] in (1, -1) else a[:2]
+            for got, want in ((D.zscore(a, **kw), stats.zscore(a, **kw)), (D.zmap(s, a, **kw), stats.zmap(s, a, **kw))):
+                got = np.asarray(got)
+                assert (got.dtype, got.shape) == (want.dtype, want.shape), kw
+                np.testing.assert_allclose(got, want, rtol=rtol, atol=0, equal_nan=True, err_msg=str(kw))

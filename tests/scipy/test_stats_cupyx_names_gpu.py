@@ -141,3 +141,24 @@ def test_boxcox_llf(dtype):
     _same(cst.boxcox_llf(2.0, [1.0, 2.0, 3.0]), stats.boxcox_llf(2.0, [1.0, 2.0, 3.0]), "a list")
     with pytest.raises(TypeError, match="cuarray.asarray"):
         cst.boxcox_llf(2.0, np.ones(3))
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64, np.complex64], ids=lambda d: np.dtype(d).name)
+def test_zscore_spread_below_eps_is_nan(dtype):
+    """zscore's slices whose deviation is at most eps |mean| are NaN, as SciPy's (a constant row
+    and one of 3, 3 + 1 ulp, ...); the other rows as SciPy's; zmap keeps them (SciPy's
+    rule is zscore's only). The variance is SciPy's mean of squared deviations in the dtype
+    (the CPU test checks float16's rounding on the host copy)."""
+    x = _sample((4, 6), dtype, 7)
+    # 3 (3 + 3j): exact means; 3, 3 + 1 ulp, ...: a deviation of 0.7 ulp(3) = 1.4 eps, below 3 eps
+    c = np.array(3 + 3j if np.dtype(dtype).kind == "c" else 3, dtype)
+    x[3], x[3, ::2] = c, np.nextafter(c.real, np.inf) + (c - c.real)
+    x[2] = c
+    for axis, ddof in ((1, 0), (1, 1), (-1, 2)):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            want = stats.zscore(x, axis=axis, ddof=ddof)
+            got = cst.zscore(G(x), axis=axis, ddof=ddof)
+        assert np.isnan(want[2:]).all() and not np.isnan(want[:2]).any()
+        _same(got, want, "zscore {} {}".format(axis, ddof))
+        _same(cst.zmap(G(x[:2]), G(x), axis=0), stats.zmap(x[:2], x, axis=0), "zmap")

@@ -275,15 +275,34 @@ def test_vonmises_array_kappa(host):
 
 
 def test_genextreme_moments_next_to_zero(host):
-    """c as an array on both sides of the series' edge |c| = 1e-2 and down to 0 and 1e-200: the
+    """c as an array on both sides of the series' edge |c| = 0.1 and down to 0 and 1e-200: the
     mean and variance against log Gamma's series summed in Fractions (`cases.genextreme_moments`;
     SciPy's formula keeps the rounding of 1 + c: 8e-8 of the mean off at c = 1e-9)."""
-    c = np.array([0.0, 1e-200, -1e-160, 1e-14, 1e-9, -1e-9, 3e-6, -7e-4, 9.9e-3, -9.99e-3, 1.1e-2])
+    c = np.array([0.0, 1e-200, -1e-160, 1e-14, 1e-9, -1e-9, 3e-6, -7e-4, 9.9e-3, -9.99e-3, 1.1e-2, -0.05,
+                  0.0999, -0.0999, 0.3])
     kw = dict(loc=0.5, scale=2.0)
     m, v = _call(host["genextreme"], "stats", c, **kw)
     want_m, want_v = cases.genextreme_moments((c,), kw, np.full(c.shape, np.nan), np.full(c.shape, np.nan))
-    big = np.abs(c) >= 1e-2  # SciPy's own formula there (eps / c of the value: 2e-14)
+    big = np.abs(c) >= cases.GENEXTREME_SERIES  # SciPy's own formula there (3e-15 of the value at 0.3)
     want_m = np.where(big, sst.genextreme.mean(c, **kw), want_m)
     want_v = np.where(big, sst.genextreme.var(c, **kw), want_v)
     cases.same(m, want_m, "genextreme mean", rtol=1e-14)
     cases.same(v, want_v, "genextreme var", rtol=1e-14)
+
+
+def test_truncnorm_far_tails(host):
+    """ppf and isf next to q = 0 and 1 over infinite ends, tails and a central interval against
+    the bisection of SciPy's log-space cdf and sf (`cases.truncnorm_quantile`): SciPy's own
+    quantile keeps only an absolute eps of log Phi(x) where Phi(x) is next to 1 (its
+    isf(1 - 2**-53, -inf, 1.5) is -8.2095, the quantile -8.2178). cdf and sf there against
+    SciPy's, away from a finite end (where both lose eps / (x - end) to the masses' difference)."""
+    a, b = np.array(cases.TRUNCNORM_TAILS).T[:, :, None]
+    q = cases.TAIL_Q
+    for method in ("ppf", "isf"):
+        x = cases.truncnorm_quantile(method, q, a, b)
+        # the bisection to one ulp of x, ours to a few: 1e-13 is hundreds of ulp
+        cases.same(_call(host["truncnorm"], method, q, a, b), x, ("truncnorm", method), rtol=1e-13)
+        far = np.minimum(np.abs(x - a), np.abs(x - b)) > 0.1
+        for back in ("cdf", "sf"):
+            cases.same(_call(host["truncnorm"], back, x, a, b)[far], _call(sst.truncnorm, back, x, a, b)[far],
+                       ("truncnorm", back), rtol=1e-13)

@@ -232,16 +232,39 @@ def test_vonmises_device_kappa():
 
 
 def test_genextreme_moments_next_to_zero():
-    """c a device array on both sides of the series' edge |c| = 1e-2 and down to 0: the mean and
+    """c a device array on both sides of the series' edge |c| = 0.1 and down to 0: the mean and
     variance against log Gamma's series summed in Fractions (`cases.genextreme_moments`)."""
-    c = np.array([0.0, 1e-200, -1e-160, 1e-14, 1e-9, -1e-9, 3e-6, -7e-4, 9.9e-3, -9.99e-3, 1.1e-2])
+    c = np.array([0.0, 1e-200, -1e-160, 1e-14, 1e-9, -1e-9, 3e-6, -7e-4, 9.9e-3, -9.99e-3, 1.1e-2, -0.05,
+                  0.0999, -0.0999, 0.3])
     kw = dict(loc=0.5, scale=2.0)
     m, v = _host(cst.genextreme.stats(G(c), **kw))
     want_m, want_v = cases.genextreme_moments((c,), kw, np.full(c.shape, np.nan), np.full(c.shape, np.nan))
-    big = np.abs(c) >= 1e-2  # SciPy's own formula there (its rounding: eps / c of the value)
+    big = np.abs(c) >= cases.GENEXTREME_SERIES  # SciPy's own formula there (3e-15 of the value at 0.3)
     want_m = np.where(big, sst.genextreme.mean(c, **kw), want_m)
     want_v = np.where(big, sst.genextreme.var(c, **kw), want_v)
     # the series and expm1 to a few ulp, CUDA's tgamma in Gamma(1 + c)**2 to a few more: 1e-13 is
     # hundreds of ulp
     cases.same(m, want_m, "genextreme mean", rtol=1e-13)
     cases.same(v, want_v, "genextreme var", rtol=1e-13)
+
+
+def test_truncnorm_far_tails():
+    """ppf, isf, cdf and sf next to q = 0 and 1 (1 - q exact) over infinite ends, tails and a
+    central interval, a and b device arrays and host scalars: the quantiles against the bisection
+    of SciPy's log-space cdf and sf (`cases.truncnorm_quantile`; SciPy's isf(1 - 2**-53, -inf,
+    1.5) is -8.2095, the quantile -8.2178), cdf and sf at them against SciPy's away from a finite
+    end (where both lose eps / (x - end) to the masses' difference)."""
+    a, b = np.array(cases.TRUNCNORM_TAILS).T[:, :, None]
+    q = cases.TAIL_Q
+    # a few ulp of log_ndtr move x by as many ulp of log p / (x d log p / dx): 1e-11 is 1e4 of that
+    for method in ("ppf", "isf"):
+        x = cases.truncnorm_quantile(method, q, a, b)
+        cases.same(_host(getattr(cst.truncnorm, method)(G(q), G(a), G(b))), x, ("truncnorm", method, "device a, b"),
+                   rtol=1e-11)
+        for i, (ai, bi) in enumerate(cases.TRUNCNORM_TAILS):
+            cases.same(_host(getattr(cst.truncnorm, method)(G(q), ai, bi)), x[i], ("truncnorm", method, ai, bi),
+                       rtol=1e-11)
+        far = np.minimum(np.abs(x - a), np.abs(x - b)) > 0.1
+        for back in ("cdf", "sf"):
+            got = _host(getattr(cst.truncnorm, back)(G(x), G(a), G(b)))
+            cases.same(got[far], _ref(sst.truncnorm, back, x, a, b)[far], ("truncnorm", back), rtol=RTOL)

@@ -3,6 +3,8 @@ switching, the driver of SciPy's `odeint` and of `solve_ivp(method='LSODA')`): t
 weights, the initial step, the stop at a critical time `tcrit`, the step-count limit and the
 interpolation of the Nordsieck history at output times; and the `LSODA` OdeSolver."""
 
+import warnings
+
 import numpy
 
 from ..._core.host_input import as_parameter
@@ -17,6 +19,18 @@ from ._implicit import dense
 from ._ivp_base import (DenseOutput, OdeSolver, host_tolerance, read, validate_first_step, validate_tol,
                         warn_extraneous)
 from ._lsoda_core import UROUND, Stoda, reads, vmnorm
+
+# ODEPACK's istate messages, as SciPy's odeint and ode('lsoda') word them
+MESSAGES = {2: "Integration successful.",
+            1: "Nothing was done; the integration time was 0.",
+            -1: "Excess work done on this call (perhaps wrong Dfun type).",
+            -2: "Excess accuracy requested (tolerances too small).",
+            -3: "Illegal input detected (internal error).",
+            -4: "Repeated error test failures (internal error).",
+            -5: "Repeated convergence failures (perhaps bad Jacobian or tolerances).",
+            -6: "Error weight became zero during problem.",
+            -7: "Internal workspace insufficient to finish (internal error).",
+            -8: "Run terminated (internal error)."}
 
 
 class IllegalInput(Exception):
@@ -34,10 +48,11 @@ class Driver:
             raise IllegalInput
         self.rtol = float(self.rtol_h) if self.rtol_h.ndim == 0 else as_parameter(self.rtol_h, "scipy.integrate.odeint")
         self.atol = float(self.atol_h) if self.atol_h.ndim == 0 else as_parameter(self.atol_h, "scipy.integrate.odeint")
-        # a weight can vanish only where atol does, and ||y|| / uround can exceed 0.01 / tolerance
-        # only where rtol is below 100 uround: otherwise the driver's two checks need no read
+        # a weight can vanish only where atol does, and uround ||y w|| (at most uround / rtol) can
+        # exceed 0.01 only where rtol is at most 100 uround (at 100 uround, solve_ivp's floor, by
+        # its rounding when atol is tiny): otherwise the driver's two checks need no read
         self.check_weights = bool(numpy.any(self.atol_h == 0))
-        self.check_tolsf = bool(numpy.any(self.rtol_h < 100 * UROUND))
+        self.check_tolsf = bool(numpy.any(self.rtol_h <= 100 * UROUND))
         self.mxstep = mxstep
         self.core = Stoda(fun, fun_vectorized, jac, jt, ml, mu, 0, hmin, 1.0 / hmax if hmax > 0 else 0.0,
                           mxordn, mxords)
@@ -214,7 +229,8 @@ class LSODA(OdeSolver):
         except IllegalInput:
             istate = -3
         self._sync_counts()
-        if istate < 0:
+        if istate < 0:  # SciPy's ode('lsoda') under its LSODA warns with ODEPACK's message
+            warnings.warn(f"lsoda: {MESSAGES[istate]}", stacklevel=2)
             return False, "Unexpected istate in LSODA."
         self.y = core.yh[0]
         hit = abs(core.tn - tcrit) <= 100.0 * UROUND * (abs(core.tn) + abs(core.h))

@@ -16,8 +16,8 @@ from ..._creation.from_data import asarray
 from ..._manipulation.joining import stack
 from ..._math.complex import imag, real
 from ._ivp_base import host_tolerance
+from ._lsoda import MESSAGES as LSODA_MESSAGES
 from ._lsoda import Driver, IllegalInput
-from ._odeint import MESSAGES as LSODA_MESSAGES
 from ._odeint import _wrap_func, _wrap_jac
 from ._rk import DOP853, RK45
 

@@ -10,18 +10,8 @@ from ..._core.host_input import as_literal_or_array, as_parameter
 from ..._creation.from_data import asarray
 from ..._manipulation.joining import stack
 from ._ivp import _host_times
-from ._lsoda import Driver, IllegalInput
+from ._lsoda import MESSAGES, Driver, IllegalInput
 
-MESSAGES = {2: "Integration successful.",
-            1: "Nothing was done; the integration time was 0.",
-            -1: "Excess work done on this call (perhaps wrong Dfun type).",
-            -2: "Excess accuracy requested (tolerances too small).",
-            -3: "Illegal input detected (internal error).",
-            -4: "Repeated error test failures (internal error).",
-            -5: "Repeated convergence failures (perhaps bad Jacobian or tolerances).",
-            -6: "Error weight became zero during problem.",
-            -7: "Internal workspace insufficient to finish (internal error).",
-            -8: "Run terminated (internal error)."}
 TOLERANCE_MESSAGE = "Tolerances must be an array of the same length as the\n     number of equations or a scalar."
 
 

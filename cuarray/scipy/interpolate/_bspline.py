@@ -7,6 +7,8 @@ coefficients padded with zeros to the knots' length)."""
 
 from __future__ import annotations
 
+import operator
+
 import numpy
 from numpy.lib.array_utils import normalize_axis_index
 
@@ -15,7 +17,7 @@ from ..._core.transfer import to_host
 from ..._creation.basic import full, zeros
 from ..._creation.from_data import ascontiguousarray
 from ..._creation.ranges import arange
-from ..._logic.content import isfinite
+from ..._logic.content import isfinite, isnan
 from ..._logic.truth import all as all_, any as any_
 from ..._manipulation.dims import broadcast_to
 from ..._manipulation.joining import concatenate, stack
@@ -35,6 +37,10 @@ _C16 = numpy.dtype(numpy.complex128)
 
 
 def as_knots(t):
+    """Knots as a contiguous float64 device array; a host sequence or array converted as SciPy's
+    np.ascontiguousarray(t, dtype=float64) does (complex Python numbers: TypeError)."""
+    if isinstance(t, (list, tuple, numpy.ndarray)):
+        t = numpy.ascontiguousarray(t, dtype=numpy.float64)
     return ascontiguousarray(_inputs.param(t, _F8))
 
 
@@ -80,7 +86,7 @@ class BSpline:
     values live in registers); `design_matrix` returns a `cuarray.sparse.csr_array`."""
 
     def __init__(self, t, c, k, extrapolate=True, axis=0):
-        self.k = k_int = _degree(k)
+        self.k = k_int = operator.index(k)  # SciPy's: TypeError for a str or float degree
         self.c = _inputs.param(c)
         self.t = as_knots(t)
         self.extrapolate = extrapolate if extrapolate == "periodic" else bool(extrapolate)
@@ -89,18 +95,23 @@ class BSpline:
         self.axis = axis
         if axis != 0:
             self.c = moveaxis(self.c, axis, 0)
+        if k_int < 0:
+            raise ValueError("Spline order cannot be negative.")
         if self.t.ndim != 1:
             raise ValueError("Knot vector must be one-dimensional.")
         if n < k_int + 1:
             raise ValueError(f"Need at least {2 * k_int + 2} knots for degree {k_int}")
-        checks = to_host(stack((any_(diff(self.t) < 0), all_(isfinite(self.t)))))
+        # SciPy's checks in its order, one read: fewer than two distinct values (NaNs one value,
+        # as numpy.unique counts them) among t[k:n + 1] is too few internal knots
+        inner = self.t[k_int:n + 1]
+        checks = to_host(stack((any_(diff(self.t) < 0), all_(inner == inner[0]) | all_(isnan(inner)),
+                                all_(isfinite(self.t)))))
         if bool(checks[0]):
             raise ValueError("Knots must be in a non-decreasing order.")
-        if not bool(checks[1]):
-            raise ValueError("Knots should not have nans or infs.")
-        ends = to_host(self.t[k_int:n + 1][:: max(n - k_int, 1)])
-        if ends.shape[0] < 2 or ends[0] == ends[-1]:
+        if bool(checks[1]):
             raise ValueError("Need at least two internal knots.")
+        if not bool(checks[2]):
+            raise ValueError("Knots should not have nans or infs.")
         if self.c.ndim < 1:
             raise ValueError("Coefficients must be at least 1-dimensional.")
         if self.c.shape[0] < n:

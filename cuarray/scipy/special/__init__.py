@@ -167,6 +167,6 @@ from ._convenience import inv_boxcox as inv_boxcox
 from ._convenience import inv_boxcox1p as inv_boxcox1p
 from ._convenience import exprel as exprel
 from ..._math.misc import sinc as sinc  # scipy.special.sinc is numpy.sinc
-from ._softmax import logsumexp as logsumexp
+from ._logsumexp import logsumexp as logsumexp
 from ._softmax import softmax as softmax
 from ._softmax import log_softmax as log_softmax

@@ -1,8 +1,8 @@
-"""logsumexp, softmax, log_softmax (SciPy "Convenience functions"), with SciPy's handling of
-infinities. softmax and log_softmax of a C- or F-contiguous float32/float64 array along an axis of
-at most `ROW_MAX` elements (softmax over 10 classes) run one kernel (templates/softmax_rows.cu)
-that reads and writes the data once; other layouts and longer axes compose cuarray's own
-max/exp/sum (five passes)."""
+"""softmax, log_softmax (SciPy "Convenience functions"), with SciPy's handling of infinities.
+Of a C- or F-contiguous float32/float64 array along an axis of at most `ROW_MAX` elements
+(softmax over 10 classes) they run one kernel (templates/softmax_rows.cu) that reads and writes
+the data once; other layouts and longer axes compose cuarray's own max/exp/sum (five passes).
+logsumexp is SciPy's algorithm in _logsumexp.py."""
 
 from __future__ import annotations
 
@@ -16,14 +16,13 @@ from ..._core.host_input import as_array
 from ..._core.ndarray import ndarray
 from ..._logic.content import isfinite
 from ..._math.explog import exp, log
-from ..._math.misc import absolute
 from ..._math.sums import sum as _sum
 from ..._sorting.searching import where
 from ..._statistics.order import amax
 from ...cuda.kernel_family import KernelFamily
 
 
-__all__ = ["logsumexp", "softmax", "log_softmax", "source", "kernel_name", "row_tile", "line_layout", "ROW_MAX"]
+__all__ = ["softmax", "log_softmax", "source", "kernel_name", "row_tile", "line_layout", "ROW_MAX"]
 
 _DIR = pathlib.Path(__file__).parent / "templates"
 # Lines up to this long take one kernel: packed rows the row-tile kernel (a thread per row, the
@@ -115,37 +114,6 @@ def _axis(x, axis):
     if axis is None or isinstance(axis, tuple):
         return axis
     return normalize_axis_index(operator.index(axis), x.ndim)
-
-
-def logsumexp(a, axis=None, b=None, keepdims=False, return_sign=False):
-    """See `scipy.special.logsumexp` (real input).
-
-    Examples
-    --------
-    >>> import cuarray
-    >>> from cuarray.scipy import special
-    >>> x = cuarray.array([[1., 2.], [3., 4.]])
-    >>> special.logsumexp(x, axis=1)
-    array([2.31326169, 4.31326169])
-    """
-    a = as_array(a, "scipy.special.logsumexp")
-    if a.dtype.kind in "biu":
-        a = a.astype(numpy.float64)
-    m = _shift(a, axis)
-    e = exp(a - m)
-    if b is not None:
-        e = e * b
-    s = _sum(e, axis=axis, keepdims=True)
-    sgn = None
-    if return_sign:
-        sgn = where(s < 0, -1.0, where(s > 0, 1.0, 0.0)).astype(s.dtype)
-        s = absolute(s)
-    out = log(s) + m
-    if not keepdims:
-        out = out.squeeze(axis=axis) if axis is not None else out.reshape(())
-        if sgn is not None:
-            sgn = sgn.squeeze(axis=axis) if axis is not None else sgn.reshape(())
-    return (out, sgn) if return_sign else out
 
 
 def softmax(x, axis=None):

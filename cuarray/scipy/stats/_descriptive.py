@@ -33,6 +33,7 @@ from ..._math.explog import exp, log, log1p
 from ..._math.extrema import maximum, minimum
 from ..._math.sums_scan import cumsum
 from ..._sorting.sorting import argsort, sort
+from ..._math.complex import conj, real
 from ..._statistics.averages import mean, var
 from ..._statistics.averages import nanmean, nanvar
 from ._omit import omit_nans, omit_reduce
@@ -263,6 +264,15 @@ def pmean(a, p, *, axis=0, dtype=None, weights=None, nan_policy="propagate", kee
     return m ** (1.0 / p)
 
 
+def _mean_kept(x, axis, omit):
+    """SciPy's `_xp_mean` with keepdims: NaNs (omit) weighted 0, the weights of x's dtype."""
+    if not omit:
+        return mean(x, axis=axis, keepdims=True)
+    nan = isnan(x)
+    w = where(nan, 0.0, 1.0).astype(x.dtype)
+    return sum_(where(nan, 0.0, x) * w, axis=axis, keepdims=True) / sum_(w, axis=axis, keepdims=True)
+
+
 def zmap(scores, compare, axis=0, ddof=0, nan_policy="propagate"):
     """See `scipy.stats.zmap`.
 
@@ -273,19 +283,30 @@ def zmap(scores, compare, axis=0, ddof=0, nan_policy="propagate"):
     >>> stats.zmap(cuarray.array([1., 2.]), cuarray.array([1., 2., 3., 4.]))
     array([-1.34164079, -0.4472136 ])
     """
+    like_zscore = scores is compare  # then slices of (near) zero spread are NaN, as SciPy's
+    # SciPy's steps, float16 too: the variance the mean of squared deviations times n / (n - ddof)
     omit = nan_policy == "omit"
-    scores = _float(scores, "zmap", "propagate" if omit else nan_policy)
-    compare = _float(compare, "zmap", "propagate" if omit else nan_policy)
-    if axis is None:
-        compare, ax = compare.ravel(), 0
-    else:
-        ax = axis
-    # 'omit': the mean and deviation of the non-NaN values of `compare`; NaN scores stay NaN
-    mn = (nanmean if omit else mean)(compare, axis=ax, keepdims=True)
-    sd = (nanvar if omit else var)(compare, axis=ax, ddof=ddof, keepdims=True) ** 0.5
-    if axis is None:
-        mn, sd = mn.reshape(()), sd.reshape(())
-    return (scores - mn) / sd
+    scores = _policy("propagate" if omit else nan_policy, as_literal_or_array(scores, "zmap"))
+    compare = _policy("propagate" if omit else nan_policy, as_literal_or_array(compare, "zmap"))
+    dtype = numpy.result_type(scores.dtype, compare.dtype)
+    dtype = numpy.dtype(numpy.float64) if dtype.kind in "biu" else dtype
+    scores, compare = scores.astype(dtype, copy=False), compare.astype(dtype, copy=False)
+    mn = _mean_kept(compare, axis, omit)
+    d = compare - mn
+    var = _mean_kept(d * conj(d) if dtype.kind == "c" else d * d, axis, omit)
+    if ddof != 0:
+        n = compare.size if axis is None else compare.shape[normalize_axis_index(axis, compare.ndim)]
+        n = full(var.shape, n, dtype=var.dtype)
+        if omit:
+            n = n - sum_(isnan(compare).astype(var.dtype), axis=axis, keepdims=True)
+        nc = n - ddof
+        var = var * where(real(nc) > 0, n / where(real(nc) > 0, nc, 1), math.nan).astype(var.dtype)
+    std = var ** 0.5
+    z = (scores - mn) / std
+    if like_zscore:
+        zero = (real(std) if dtype.kind == "c" else std) <= abs_(numpy.finfo(dtype).eps * mn)
+        z = where(zero, math.nan, z).astype(z.dtype, copy=False)
+    return z
 
 
 def zscore(a, axis=0, ddof=0, nan_policy="propagate"):

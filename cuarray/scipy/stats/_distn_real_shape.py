@@ -31,13 +31,18 @@ from ._distn_fit import rv_continuous, summary
 _EULER = 0.577215664901532860606512090082402431042
 _ZETA3 = 1.202056903159594285399738161511449990765
 _XMIN = float(numpy.finfo(numpy.float64).tiny)
-# zeta(2), ..., zeta(14): log Gamma(1 + c) = -euler c + sum_k>=2 (-1)**k zeta(k) c**k / k (A&S 6.1.33)
-_ZETA = (1.6449340668482264, 1.2020569031595942, 1.0823232337111382, 1.0369277551433699,
-         1.0173430619844491, 1.0083492773819228, 1.0040773561979443, 1.0020083928260822,
-         1.0009945751278181, 1.0004941886041195, 1.0002460865533080, 1.0001227133475785,
-         1.0000612481350587)
-# below this |c| genextreme's mean and variance come from those series (see `_small_c_moments`)
-_SERIES_C = 1e-2
+# zeta(2), ..., zeta(27): log Gamma(1 + c) = -euler c + sum_k>=2 (-1)**k zeta(k) c**k / k (A&S 6.1.33)
+_ZETA = (1.6449340668482264, 1.2020569031595942, 1.0823232337111381, 1.03692775514337,
+         1.0173430619844492, 1.008349277381923, 1.0040773561979444, 1.0020083928260821,
+         1.000994575127818, 1.0004941886041194, 1.000246086553308, 1.0001227133475785,
+         1.0000612481350588, 1.000030588236307, 1.0000152822594086, 1.0000076371976379,
+         1.000003817293265, 1.0000019082127165, 1.0000009539620338, 1.0000004769329869,
+         1.0000002384505027, 1.000000119219926, 1.000000059608189, 1.0000000298035034,
+         1.0000000149015549, 1.0000000074507118)
+# below this |c| genextreme's mean and variance come from those series (see `_small_c_moments`):
+# SciPy's gammaln(1 + 2c) - 2 gammaln(1 + c) keeps the rounding of 1 + 2c and gammaln's own
+# next to 1, some eps / c**2 of the variance (1.3e-12 of it at c = 0.011, 3e-14 at 0.1)
+_SERIES_C = 0.1
 
 
 def _pick(cond, a, b):
@@ -125,12 +130,12 @@ class genextreme_gen(rv_continuous):
 
     @staticmethod
     def _small_c_moments(c):
-        """((Gamma(1 + c) - 1) / c, (Gamma(1 + 2c) / Gamma(1 + c)**2 - 1) / c**2) for |c| < 1e-2
+        """((Gamma(1 + c) - 1) / c, (Gamma(1 + 2c) / Gamma(1 + c)**2 - 1) / c**2) for |c| < 0.1
         from log Gamma's series: SciPy's expm1(gammaln(1 + c)) / c keeps the rounding of 1 + c,
         eps / c of the value (at c = 1e-9 its mean is 0.57721571267, the mean 0.57721566391), and
         its variance takes the c = 0 limit below 1e-7 (1.5e-9 of it off at c = 1e-9). With
         L = log Gamma(1 + c) = c U and S = log Gamma(1 + 2c) - 2 L = c**2 T, U and T are
-        polynomials in c (their next terms below 1e-20 of them), then expm1(L) / c and
+        polynomials in c (the next terms, (2c)**26, below 1e-18 of them), then expm1(L) / c and
         expm1(S) / c**2 (U and T themselves below |c| = 1e-150)."""
         u = 0.0
         t = 0.0

@@ -129,5 +129,6 @@ def test_first_step_convergence_failure_is_reported(copies):
     with pytest.warns(Warning, match="Repeated convergence failures"):  # cuarray's ODEintWarning
         y, info = H.odeint(lambda y, t: f(t, y), np.ones(2), [0, 1], full_output=True)
     assert info["message"].startswith("Repeated convergence failures") and 1 <= info["imxer"] <= 2
-    res = H.solve_ivp(f, (0, 1), np.ones(2), method="LSODA")
-    assert not res.success and res.status == -1
+    with pytest.warns(UserWarning, match=r"^lsoda: Repeated convergence failures \(perhaps bad Jacobian"):
+        res = H.solve_ivp(f, (0, 1), np.ones(2), method="LSODA")
+    assert not res.success and res.status == -1 and res.message == "Unexpected istate in LSODA."

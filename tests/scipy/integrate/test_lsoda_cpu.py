@@ -295,3 +295,20 @@ def test_solve_ivp_lsoda_errors(H):
             mod.solve_ivp(fun, [0, 1], np.ones(2) + 1j, method="LSODA")
         with pytest.warns(UserWarning, match="no effect"):
             mod.solve_ivp(fun, [0, 1], np.ones(2), method="LSODA", jac_sparsity=None)
+
+
+@pytest.mark.parametrize("y0, kw", [([0.0, 1.0], dict(atol=0.0)), ([1.0, 1.0], dict(rtol=1e-20, atol=1e-30))],
+                         ids=["vanished-weight", "excess-accuracy"])
+def test_solve_ivp_lsoda_failure_as_scipy(H, y0, kw):
+    """solve_ivp's LSODA stops where SciPy's does, with its warning ('lsoda: ' and ODEPACK's
+    message, from SciPy's ode('lsoda')): a weight 1 / (rtol |y| + atol) that is infinite at t0
+    (illegal input), and rtol raised to solve_ivp's floor 100 eps with atol 1e-30, where
+    uround ||y w||, at most uround / rtol = 0.01, passes 0.01 by rounding after 11 steps."""
+    got = []
+    for mod in (H, si):
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            res = mod.solve_ivp(lambda t, y: -y, (0, 1), np.array(y0), method="LSODA", **kw)
+        got.append((res.status, res.message, res.nfev, int(res.njev), res.t.size,
+                    [str(m.message) for m in w if str(m.message).startswith("lsoda")]))
+    assert got[0] == got[1] and got[1][-1], got

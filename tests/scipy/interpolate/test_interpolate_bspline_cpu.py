@@ -96,19 +96,25 @@ def test_bspline_calculus(host_interpolate):
     close(c, c2, 1e-9)
 
 
-@pytest.mark.parametrize("bad", ["k", "knots_order", "coeffs", "nan_knots"])
+BAD_BSPLINES = {  # (t, c, k): SciPy's exception type and message for each, in its order of checks
+    "k": (np.arange(8.0), np.ones(4), -1), "knots_order": (np.arange(8.0)[::-1].copy(), np.ones(4), 3),
+    "coeffs": (np.arange(8.0), np.ones(2), 3), "nan_knots": (np.r_[0.0, 1, 2, np.nan, 4, 5, 6, 7], np.ones(4), 3),
+    # cupyx's TestBSpline.test_ctor: complex Python knots, nan/inf, order, 2-D, lengths, a str or
+    # float degree (TypeError: SciPy's operator.index; int() took 2.5 as 2)
+    "complex_list": ([1, 1j], [1.0], 0), "nan": ([1, np.nan], [1.0], 0), "inf": ([1, np.inf], [1.0], 0),
+    "decreasing": ([1, -1], [1.0], 0), "2d": ([[1], [1]], [1.0], 0), "short_c": ([0, 1, 2], [1], 0),
+    "few_knots": ([0, 1, 2, 3, 4], [1.0, 1.0], 2), "str_k": ([0.0, 0, 1, 2, 3, 4], [1.0, 1, 1], "cubic"),
+    "float_k": ([0.0, 0, 1, 2, 3, 4], [1.0, 1, 1], 2.5),
+    # too few distinct internal knots is checked before finiteness; NaNs count as one value
+    "nan_internal": ([np.nan, np.nan], [1.0], 0), "equal_internal": ([0.0, 1, 1, 1, 2], [1.0, 1, 1], 1),
+}
+
+
+@pytest.mark.parametrize("bad", sorted(BAD_BSPLINES))
 def test_bspline_errors(host_interpolate, bad):
-    t, c, k = np.arange(8.0), np.ones(4), 3
-    if bad == "k":
-        k = -1
-    elif bad == "knots_order":
-        t = t[::-1].copy()
-    elif bad == "coeffs":
-        c = c[:2]
-    else:
-        t[3] = np.nan
-    with pytest.raises(ValueError) as ref:
+    t, c, k = BAD_BSPLINES[bad]
+    with pytest.raises((ValueError, TypeError)) as ref:
         si.BSpline(t, c, k)
-    with pytest.raises(ValueError) as got:
+    with pytest.raises((ValueError, TypeError)) as got:
         host_interpolate.BSpline(t, c, k)
-    assert str(got.value) == str(ref.value)
+    assert (type(got.value), str(got.value)) == (type(ref.value), str(ref.value))

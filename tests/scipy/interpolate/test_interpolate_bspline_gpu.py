@@ -124,3 +124,29 @@ def test_ppoly_from_spline_on_device():
     b = si.make_interp_spline(x, y)
     q = queries(rng, x)
     close(ci.PPoly.from_spline(ci.BSpline(G(b.t), G(b.c), 3))(G(q)), si.PPoly.from_spline(b)(q), 1e-8)
+
+
+def _bad_bsplines():
+    import importlib.util
+    import pathlib
+
+    path = pathlib.Path(__file__).parent / "test_interpolate_bspline_cpu.py"
+    spec = importlib.util.spec_from_file_location("bspline_cpu_cases", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.BAD_BSPLINES
+
+
+@pytest.mark.parametrize("device_knots", [False, True])
+def test_bspline_constructor_errors_are_scipys(device_knots):
+    """The CPU test's invalid (t, c, k) (cupyx's TestBSpline.test_ctor among them): SciPy's
+    exception type and message, knots as given (lists, NumPy arrays) and as device arrays
+    (complex Python knots only as given: a device array holds no Python complex)."""
+    for name, (t, c, k) in sorted(_bad_bsplines().items()):
+        if device_knots and name == "complex_list":
+            continue
+        with pytest.raises((ValueError, TypeError)) as ref:
+            si.BSpline(t, c, k)
+        with pytest.raises((ValueError, TypeError)) as got:
+            ci.BSpline(G(np.asarray(t, float)) if device_knots else t, c, k)
+        assert (type(got.value), str(got.value)) == (type(ref.value), str(ref.value)), name
