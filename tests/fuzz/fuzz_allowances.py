@@ -212,10 +212,10 @@ def _wider_type_product(row, inputs, ref, test):
     return _wider_type_overflow(row, inputs, ref, test, zero=True)
 
 
-def _wider_type_overflow(row, inputs, ref, test, zero=False):
+def _wider_type_overflow(row, inputs, ref, test, zero=False, wider=None):
     """Every differing element: NumPy's has a part that is not finite (or, with `zero`, is 0 where
     the wider call's is not), cuarray's is finite and is NumPy's same call on the input in a wider
-    type (NumPy's sum overflowed in the input type)."""
+    type (`_WIDER`'s, or `wider`; NumPy's sum overflowed in the input type)."""
     pair = _finite_pair(ref, test)
     args, kw = inputs
     if pair is None or not args or not isinstance(args[0], np.ndarray) or args[0].dtype.char not in _WIDER:
@@ -226,7 +226,7 @@ def _wider_type_overflow(row, inputs, ref, test, zero=False):
         return False
     with np.errstate(all="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        wide = np.asarray(row.call(np, [args[0].astype(_WIDER[args[0].dtype.char])] + list(args[1:]), dict(kw)))
+        wide = np.asarray(row.call(np, [args[0].astype(wider or _WIDER[args[0].dtype.char])] + list(args[1:]), dict(kw)))
     if wide.shape != e.shape:
         return False
     eb, gb, wb = e[bad], g[bad], wide[bad]
@@ -453,25 +453,11 @@ def _nanmean_float16_sum(row, inputs, ref, test):
     """float16 nanmean: every differing element is not finite in NumPy's answer, and cuarray's is
     finite and agrees with NumPy's nanmean of the input in float32 (np.mean's intermediate type for
     float16) rounded to float16: NumPy's nanmean sums the NaN-zeroed input in float16 (np.sum with
-    dtype=None), which overflows where the mean is in range."""
-    pair = _finite_pair(ref, test)
+    dtype=None), which overflows where the mean is in range (`_wider_type_overflow` in float32)."""
     args, kw = inputs
-    if pair is None or not args or not isinstance(args[0], np.ndarray) or args[0].dtype != np.float16:
+    if not args or not isinstance(args[0], np.ndarray) or args[0].dtype != np.float16 or set(kw) - {"axis", "keepdims"}:
         return False
-    if set(kw) - {"axis", "keepdims"} or pair[0].dtype != np.float16:
-        return False
-    e, g = pair
-    rtol = _row_rtol(row, e.dtype)
-    bad = _differs(e, g, rtol)
-    if not bad.any():
-        return False
-    with np.errstate(all="ignore"), warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        wide = np.asarray(np.nanmean(args[0].astype(np.float32), **kw)).astype(np.float16)
-    if wide.shape != e.shape:
-        return False
-    ours = np.isfinite(g) & ~_differs(wide, g, rtol)
-    return bool((~np.isfinite(e) & ours)[bad].all())
+    return _wider_type_overflow(row, inputs, ref, test, wider=np.float32)
 
 
 # -- setdiff1d-promoted-collisions -------------------------------------------------------------------
