@@ -146,7 +146,7 @@ def finite_edges(edges: numpy.ndarray, first_edge, last_edge, dim=None) -> None:
     """Equal bins over a range whose width overflows the edges' dtype (or whose ends do) have edges
     that are not finite (numpy.linspace's: NaN, inf): no count over them means anything. NumPy
     counts on, into an IndexError, its histogramdd's ValueError from an index of -1, or counts over
-    a NaN edge; cuarray raises ValueError (docs/differences.md, "Histograms")."""
+    a NaN edge; cuarray raises ValueError (docs/differences.md, "Numerics")."""
     if numpy.isfinite(edges).all():
         return
     where = "" if dim is None else "`bins[{}]`: ".format(dim)
