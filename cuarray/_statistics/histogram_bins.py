@@ -22,7 +22,7 @@ from .averages import mean, std
 from .histograms import histogram, minmax, upload
 from .quantiles import percentile
 
-__all__ = ["bin_edges", "outer_edges", "unsigned_subtract"]
+__all__ = ["bin_edges", "finite_edges", "outer_edges", "unsigned_subtract"]
 
 _F4 = numpy.dtype(numpy.float32)
 _S2U = {numpy.byte: numpy.ubyte, numpy.short: numpy.ushort, numpy.intc: numpy.uintc, numpy.int_: numpy.uint,
@@ -73,9 +73,10 @@ def _k(dt):
     return _F4 if dt.char == "e" else dt
 
 
-def bin_edges(a: ndarray, bins, range, weights):  # noqa: A002
+def bin_edges(a: ndarray, bins, range, weights, counting=False):  # noqa: A002
     """(edges on the device, uniform) for the 1-D `a`; `uniform` is None for explicit edges, else
-    ((K, B, S, C) dtypes, kernel scalars) of NumPy's equal-bin arithmetic (templates/histograms.cu)."""
+    ((K, B, S, C) dtypes, kernel scalars) of NumPy's equal-bin arithmetic (templates/histograms.cu).
+    `counting`: equal bins whose edges are not finite raise ValueError (`finite_edges`)."""
     n_equal_bins = None
     if isinstance(bins, (list, tuple, numpy.ndarray)) and numpy.ndim(bins) >= 1:
         bins = as_parameter(bins, "histogram")  # explicit edges from the host, as CuPy accepts
@@ -121,6 +122,8 @@ def bin_edges(a: ndarray, bins, range, weights):  # noqa: A002
     edges = numpy.linspace(first_edge, last_edge, n_equal_bins + 1, endpoint=True, dtype=bin_type)
     if numpy.any(edges[:-1] >= edges[1:]):
         raise ValueError("Too many bins for data range. Cannot create {} finite-sized bins.".format(n_equal_bins))
+    if counting:
+        finite_edges(edges, first_edge, last_edge)
     # NumPy's steps: keep (a compared with the edges: K), cast to the edges' type (B), subtract
     # first_edge (S), divide by the width (C), times the number of bins.
     kdt = numpy.result_type(proto, first_edge)
@@ -137,6 +140,18 @@ def bin_edges(a: ndarray, bins, range, weights):  # noqa: A002
     if bin_type.char == "e":
         return dev, (types, args, upload(edges.astype(_F4)))
     return dev, (types, args, dev)
+
+
+def finite_edges(edges: numpy.ndarray, first_edge, last_edge, dim=None) -> None:
+    """Equal bins over a range whose width overflows the edges' dtype (or whose ends do) have edges
+    that are not finite (numpy.linspace's: NaN, inf): no count over them means anything. NumPy
+    counts on, into an IndexError, its histogramdd's ValueError from an index of -1, or counts over
+    a NaN edge; cuarray raises ValueError (docs/differences.md, "Numerics")."""
+    if numpy.isfinite(edges).all():
+        return
+    where = "" if dim is None else "`bins[{}]`: ".format(dim)
+    raise ValueError("{}Too many bins for data range. Cannot create {} finite-sized bins: the range [{}, {}] "
+                     "overflows {} edges".format(where, edges.size - 1, first_edge, last_edge, edges.dtype))
 
 
 # -- the string estimators (NumPy's `_hist_bin_*`), on scalars read from the device --------------

@@ -27,7 +27,7 @@ from .._math.sums import sum as sum_
 from .._math.sums_scan import diff
 from .._sorting.searching import where
 from .._sorting.searchsorted import search
-from .histogram_bins import outer_edges
+from .histogram_bins import finite_edges, outer_edges
 from .histograms import bincount_known, upload
 
 __all__ = ["histogramdd", "histogram2d"]
@@ -93,7 +93,9 @@ def histogramdd(sample, bins=10, range=None, density=None, weights=None):  # noq
                 k = operator.index(b)
             except TypeError as e:
                 raise TypeError("`bins[{}]` must be an integer, when a scalar".format(i)) from e
-            edges[i] = upload(numpy.linspace(smin, smax, k + 1))
+            host_edges = numpy.linspace(smin, smax, k + 1)
+            finite_edges(host_edges, smin, smax, i)
+            edges[i] = upload(host_edges)
         elif b_ndim == 1:
             if not isinstance(b, ndarray):
                 b = as_parameter(b, "histogramdd")  # explicit edges from the host, as histogram's

@@ -378,7 +378,7 @@ def histogram(a, bins=10, range=None, density=None, weights=None):  # noqa: A002
             db = astype(diff(edges), _F8, copy=False)
             return divide(divide(n, db), sum_(n)), edges
         return n, edges
-    edges, uniform = bin_edges(a, bins, range, w)
+    edges, uniform = bin_edges(a, bins, range, w, counting=True)
     if w is None:
         ntype = _I8
     else:

@@ -9,6 +9,7 @@ u = conj(V_b) and vh = U_b^T. The output buffers are allocated so that each of t
 
 from __future__ import annotations
 
+import math
 from typing import NamedTuple
 
 import numpy
@@ -17,6 +18,7 @@ from .._creation.basic import empty
 from .._creation.matrices import eye
 from .._creation.ranges import arange
 from .._indexing.inserting import put_along_axis, take_along_axis
+from .._logic.content import isfinite
 from .._manipulation.dims import broadcast_to
 from .._math.complex import conj
 from .._math.misc import abs as abs_
@@ -84,7 +86,7 @@ def _svd(a, full_matrices=True, compute_uv=True, algorithm=None, fn="linalg.svd"
     s = empty(batch_shape + (k,), dtype=rchar)
     infos = info_array(batch)
     step = rows * cols * b.itemsize
-    if batch > 1 and rows <= _cs.BATCHED_MAX_N:
+    if _batched(a.shape):
         # gesvdjBatched: one launch for the stack; always full U_b (rows^2) and V_b (cols^2).
         ub = empty(batch_shape + (rows, rows), dtype=char).mT
         vb = empty(batch_shape + (cols, cols), dtype=char).mT
@@ -158,10 +160,22 @@ def _assemble(transposed, ub, vh_b, v_b, s):
     return SVDResult(u, s, vh)
 
 
+def _descending(aw):
+    """The order of the last axis of `aw` by descending value, ties by position, computed by
+    ranking (no sort needed): position of aw_i = #{j: aw_j > aw_i} + #{j < i: aw_j == aw_i}."""
+    n = aw.shape[-1]
+    ai, aj = aw[..., :, None], aw[..., None, :]
+    idx = arange(n)
+    earlier = idx[None, :] < idx[:, None]
+    pos = sum_((aj > ai) | ((aj == ai) & earlier), axis=-1)   # (..., n): where each value goes
+    order = empty(pos.shape, dtype=numpy.int64)
+    put_along_axis(order, pos, broadcast_to(idx, pos.shape), axis=-1)
+    return order
+
+
 def _svd_hermitian(a, compute_uv):
-    """NumPy's hermitian=True path: eigh, singular values |w| in descending order, signs moved
-    into vh. The descending order is computed by ranking (no sort needed): position of w_i =
-    #{j: |w_j| > |w_i|} + #{j < i: |w_j| == |w_i|}."""
+    """NumPy's hermitian=True path: eigh, singular values |w| in descending order (`_descending`),
+    signs moved into vh."""
     if compute_uv:
         w, u = eigh(a)
     else:
@@ -170,12 +184,7 @@ def _svd_hermitian(a, compute_uv):
     aw = abs_(w)
     if n == 0:
         return SVDResult(u, aw, _conj(u).mT) if compute_uv else aw
-    ai, aj = aw[..., :, None], aw[..., None, :]
-    idx = arange(n)
-    earlier = idx[None, :] < idx[:, None]
-    pos = sum_((aj > ai) | ((aj == ai) & earlier), axis=-1)   # (..., n): where each w goes
-    order = empty(pos.shape, dtype=numpy.int64)
-    put_along_axis(order, pos, broadcast_to(idx, pos.shape), axis=-1)
+    order = _descending(aw)
     s = take_along_axis(aw, order, axis=-1)
     if not compute_uv:
         return s
@@ -216,10 +225,54 @@ def rank_svd(a, full_matrices=True, compute_uv=True, hermitian=False):
     1e-16 ... 1e-40, which NumPy returns exactly and pinv(rtol=0) inverts). Measured on an H200
     (docs/perf-notes.md, "svd: which cuSOLVER routine"): gesvd is as exact as LAPACK there and no
     slower without U/V.
-    Stacks of matrices up to 32x32 still take the batched Jacobi routine (one launch for the stack)."""
+    Stacks of matrices up to 32x32 still take the batched Jacobi routine (one launch for the stack).
+    Its singular values of a matrix with at most one nonzero in each row and column are a few ulps
+    off, where LAPACK's are exact (the magnitudes of the entries): pinv(rcond=1e-7) of singular values
+    1 and 1e-7 kept the 1e-7 that NumPy's cutoff drops. Such matrices of the stack take their exact
+    decomposition (`_permuted_diagonal`), but for full U/V."""
     if hermitian:
         return _svd_hermitian(as_array(a, "linalg.svd"), compute_uv)
-    return _svd(a, full_matrices, compute_uv, algorithm="gesvd")
+    res = _svd(a, full_matrices, compute_uv, algorithm="gesvd")
+    a = as_array(a, "linalg.svd")
+    if not _batched(a.shape) or (full_matrices and compute_uv):
+        return res
+    mask, exact = _permuted_diagonal(a.astype(compute_char(a), copy=False), compute_uv)
+    if not compute_uv:
+        return where(mask[..., None], exact, res)
+    return SVDResult(where(mask[..., None, None], exact.U, res.U), where(mask[..., None], exact.S, res.S),
+                     where(mask[..., None, None], exact.Vh, res.Vh))
+
+
+def _batched(shape) -> bool:
+    """Whether `_svd` decomposes a stack of this shape with gesvdjBatched."""
+    return len(shape) > 2 and math.prod(shape[:-2]) > 1 and 0 < max(shape[-2:]) <= _cs.BATCHED_MAX_N \
+        and min(shape[-2:]) > 0
+
+
+def _permuted_diagonal(a, compute_uv):
+    """(mask, economy SVD) of the stack `a` (..., m, n): which matrices hold at most one nonzero in
+    each row and column, all finite, and the SVD such a matrix has exactly (LAPACK's for it): s the
+    entries' magnitudes in descending order, vh rows of the identity, u the columns divided by their
+    magnitudes (a zero column for a zero singular value: the callers multiply it by 0). Elsewhere
+    the values are meaningless (the mask is False there)."""
+    m, n = a.shape[-2:]
+    if m < n:  # A^H = U S V^H: A = V S U^H
+        mask, res = _permuted_diagonal(_conj(a).mT, compute_uv)
+        return (mask, res) if not compute_uv else (mask, SVDResult(_conj(res.Vh).mT, res.S, _conj(res.U).mT))
+    nz = a != 0
+    bad = sum_(sum_(nz, axis=-1) > 1, axis=-1) + sum_(sum_(nz, axis=-2) > 1, axis=-1)
+    bad = bad + sum_(sum_(~isfinite(a), axis=-1), axis=-1)
+    mask = bad == 0
+    # each column's one nonzero, exactly (the rest are zeros); 0 in the other matrices (no NaN
+    # for the ranking, whose order must be a permutation)
+    mag = where(mask[..., None], abs_(sum_(a, axis=-2)), 0)
+    order = _descending(mag)
+    s = take_along_axis(mag, order, axis=-1)
+    if not compute_uv:
+        return mask, s
+    u = take_along_axis(a, order[..., None, :], axis=-1) / where(s > 0, s, 1)[..., None, :]
+    vh = (order[..., :, None] == arange(n)).astype(a.dtype)
+    return mask, SVDResult(u, s, vh)
 
 
 def svdvals(x, /):

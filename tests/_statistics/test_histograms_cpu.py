@@ -7,6 +7,7 @@ import pytest
 from cuarray._statistics import histograms as h
 from cuarray._statistics.histogram_bins import unsigned_subtract
 from cuarray.cuda import compiler
+from cuarray.cuda._backend import NoDeviceError
 
 F4, F8, I8 = np.dtype("f4"), np.dtype("f8"), np.dtype("q")
 
@@ -102,17 +103,25 @@ def test_auto_edges_steps_are_numpys(dt):
              (dt(-1e30), dt(1e30), 8192), (dt(1e8), dt(1e8), 4)]
     cases += [(dt(a), dt(a + abs(b)), int(k)) for a, b, k in zip(rng.normal(size=40) * 10.0 ** rng.integers(-8, 8, 40),
                                                                  rng.normal(size=40), rng.integers(1, 3000, 40))]
-    ok = 0
+    top = np.finfo(dt).max
+    cases += [(dt(-top / 1.5), dt(top / 1.5), 1), (dt(-top / 1.5), dt(top / 1.5), 3)]  # (the width overflows)
+    ok = flagged = 0
     for lo, hi, nb in cases:
         x = np.array([lo, hi], dt)
-        got = _linspace_steps(lo, hi, nb)[0]
-        if np.any(got[:-1] >= got[1:]):  # the kernel's flag 2
-            with pytest.raises(ValueError, match="Too many bins"):
-                np.histogram_bin_edges(x, nb)
+        with np.errstate(all="ignore"):
+            got = _linspace_steps(lo, hi, nb)[0]
+        if not np.all(got[:-1] < got[1:]):  # the kernel's flag 2: not increasing, or NaN
+            flagged += 1
+            with np.errstate(all="ignore"):
+                try:  # NumPy's edges: "Too many bins", or the same NaN ones (cuarray's ValueError)
+                    np.testing.assert_array_equal(got, np.histogram_bin_edges(x, nb), strict=True)
+                    assert not np.isfinite(got).all()
+                except ValueError as e:
+                    assert "Too many bins" in str(e)
             continue
         np.testing.assert_array_equal(got, np.histogram_bin_edges(x, nb), strict=True)
         ok += 1
-    assert ok >= 30
+    assert ok >= 30 and flagged >= 2
 
 
 def test_auto_route_launches(recorded_launches, monkeypatch):
@@ -190,3 +199,47 @@ def test_bool_weights_over_explicit_edges_raise_numpys_error(recorded_launches, 
     want = np.histogram(np.empty(0, np.uint16), bins=bins, weights=np.ones(0, bool))[0]
     got = cp.histogram(cp.empty(0, np.uint16), bins=edges, weights=cp.empty(0, bool))[0]
     assert (got.dtype, got.shape) == (want.dtype, want.shape)
+
+
+# -- equal bins whose edges are not finite: ValueError (GPU fuzz seed 21) ---------------------------
+def test_a_range_past_the_edges_dtype_raises(recorded_launches):
+    """histogram(float32, bins='stone' or 1, range=(-1e308, 1e308)): the float32 edges are -inf and
+    inf (NumPy's bin arithmetic turns them into an IndexError, index 0 * inf); a float64 range whose
+    width overflows has a NaN first edge (NumPy counts on over it). Neither count means anything:
+    ValueError, before any launch. histogram_bin_edges still returns NumPy's edges (no counting)."""
+    import cuarray as cp
+
+    x = cp.ndarray((1,), np.float32)
+    for bins, top in ((1, 1e308), (1, 1e39), (3, 1e39)):  # ([-inf, -3.3e38, 3.3e38, inf] increase)
+        with pytest.raises(ValueError, match="finite-sized bins: the range .* overflows float32 edges"):
+            cp.histogram(x, bins=bins, range=(-top, top))
+    with pytest.raises(ValueError, match="finite-sized bins: the range .* overflows float64 edges"):
+        cp.histogram(cp.ndarray((4,), np.float64), bins=1, range=(-1e308, 1e308))
+    with np.errstate(all="ignore"):
+        with pytest.raises(IndexError):  # NumPy's own answer to the fuzz case (seed 21 index 157)
+            np.histogram(np.float32(0.125), bins="stone", range=(-1e308, 1e308))
+        want = np.histogram_bin_edges(np.zeros(1, np.float32), bins=1, range=(-1e308, 1e308))
+    assert not recorded_launches and not np.isfinite(want).all()
+    with pytest.raises(NoDeviceError):  # (NumPy's edges, uploaded: no ValueError)
+        cp.histogram_bin_edges(x, bins=1, range=(-1e308, 1e308))
+
+
+def test_histogram2d_of_float16_whose_width_overflows_raises(recorded_launches, monkeypatch):
+    """GPU fuzz seed 21 index 186: histogram2d of float16 x from -59104 to 60992 (bins=10): NumPy
+    computes the edges in float16, whose width overflows (edges NaN, inf, ..., 6.1e4), and raises
+    ValueError ('invalid entry in coordinates array': its searchsorted gives the maximum bin -1);
+    cuarray counted over those edges. Both raise ValueError now. (histogramdd of the (5, 2) float16
+    sample histogram2d stacks; the data's minimum and maximum, the device's one read, stood in for.)"""
+    import cuarray as cp
+    from cuarray._statistics import histogram_bins
+
+    lo, hi = np.float16(-59104.0), np.float16(60992.0)
+    x16 = np.array([6144.0, -30288.0, lo, hi, 2404.0], np.float16)
+    y8 = np.array([9, 5, 0, -9, -5], np.int8)
+    with np.errstate(all="ignore"), pytest.raises(ValueError):
+        np.histogram2d(x16, y8, bins=10)
+    monkeypatch.setattr(histogram_bins, "minmax", lambda a: (lo, hi) if a.dtype == np.float16 else (-9, 9))
+    with np.errstate(all="ignore"), pytest.raises(ValueError, match=r"`bins\[0\]`: .*overflows float16 edges"):
+        cp.histogramdd(cp.ndarray((5, 2), np.float16), bins=10)
+    with np.errstate(all="ignore"), pytest.raises(ValueError, match=r"`bins\[0\]`: .*overflows float64 edges"):
+        cp.histogramdd(cp.ndarray((5, 2), np.float64), bins=2, range=[(-1e308, 1e308), (0, 1)])

@@ -232,6 +232,33 @@ def test_histogram_range_on_device_edge_data(dt):
     _both_routes(x, 10)
 
 
+@pytest.mark.parametrize("dt", [np.float32, np.float64], ids=str)
+def test_equal_bins_whose_edges_are_not_finite_raise(dt):
+    """Edges that are not finite (a width past the dtype's range: NaN first edge; a range past
+    float32: -inf, inf) raise ValueError on both routes, where NumPy counts over a NaN edge or
+    raises IndexError (GPU fuzz seed 21, docs/differences.md "Numerics"); float16 histogram2d
+    whose width overflows float16: NumPy's ValueError too. A range just inside stays NumPy's."""
+    top = float(np.finfo(dt).max)
+    x = np.array([-top / 1.5, 0.25, top / 1.5], dt)
+    with np.errstate(all="ignore"):
+        assert np.isnan(np.histogram_bin_edges(x, 1)[0])  # (NumPy's histogram: IndexError)
+    with pytest.raises(ValueError, match="finite-sized bins"):  # the device route (range from the data)
+        cuarray.histogram(D(x), 1)
+    with pytest.raises(ValueError, match="finite-sized bins: the range .* overflows"):
+        cuarray.histogram(D(x), 1, range=(-top / 1.5, top / 1.5))
+    with pytest.raises(ValueError, match="finite-sized bins: the range .* overflows float32 edges"):
+        cuarray.histogram(D(np.float32([0.125])), bins="stone", range=(-1e308, 1e308))
+    x16 = np.array([6144.0, -30288.0, -59104.0, 60992.0, 2404.0], np.float16)
+    y8 = np.array([9, 5, 0, -9, -5], np.int8)
+    with np.errstate(all="ignore"), pytest.raises(ValueError):
+        np.histogram2d(x16, y8, bins=10)
+    with pytest.raises(ValueError, match=r"`bins\[0\]`: .*overflows float16 edges"):
+        cuarray.histogram2d(D(x16), D(y8), bins=10)
+    half = x / 4
+    check(cuarray.histogram(D(half), 3), np.histogram(half, 3))
+    check(cuarray.histogram(D(half), 3, range=(-top / 4, top / 4)), np.histogram(half, 3, range=(-top / 4, top / 4)))
+
+
 def _outcome(f):
     """(exception type name, None) or (None, result): both libraries' answer to one call."""
     try:

@@ -212,10 +212,10 @@ def _wider_type_product(row, inputs, ref, test):
     return _wider_type_overflow(row, inputs, ref, test, zero=True)
 
 
-def _wider_type_overflow(row, inputs, ref, test, zero=False):
+def _wider_type_overflow(row, inputs, ref, test, zero=False, wider=None):
     """Every differing element: NumPy's has a part that is not finite (or, with `zero`, is 0 where
     the wider call's is not), cuarray's is finite and is NumPy's same call on the input in a wider
-    type (NumPy's sum overflowed in the input type)."""
+    type (`_WIDER`'s, or `wider`; NumPy's sum overflowed in the input type)."""
     pair = _finite_pair(ref, test)
     args, kw = inputs
     if pair is None or not args or not isinstance(args[0], np.ndarray) or args[0].dtype.char not in _WIDER:
@@ -226,7 +226,7 @@ def _wider_type_overflow(row, inputs, ref, test, zero=False):
         return False
     with np.errstate(all="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        wide = np.asarray(row.call(np, [args[0].astype(_WIDER[args[0].dtype.char])] + list(args[1:]), dict(kw)))
+        wide = np.asarray(row.call(np, [args[0].astype(wider or _WIDER[args[0].dtype.char])] + list(args[1:]), dict(kw)))
     if wide.shape != e.shape:
         return False
     eb, gb, wb = e[bad], g[bad], wide[bad]
@@ -402,6 +402,129 @@ def _product_reduce_order(row, inputs, ref, test):
     return bool((event & (finite_e != finite_g))[bad].all())
 
 
+# -- fused-product-overflow ------------------------------------------------------------------------
+
+# the type whose products of two of the dtype's values neither overflow nor underflow (x86-64's long
+# double reaches 1.2e4932); None where there is none (a long double that is double)
+_EXACT_PRODUCTS = {"f": np.float64, "d": np.longdouble if np.finfo(np.longdouble).maxexp > 4096 else None}
+
+
+def _fused_model(row, args, kw, dt):
+    """NumPy's own call with every product exact (the operands in `_EXACT_PRODUCTS`' type), each
+    convolution's result rounded to `dt`: the direct kernels' fused multiply-adds. poly1d ** k is
+    its k polymuls, each rounded as cuarray's (and NumPy's) float64 coefficients are."""
+    wide = _EXACT_PRODUCTS.get(dt.char)
+    if wide is None:
+        return None
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        if row.name == "poly1d**":
+            c = np.poly1d(args[0]).coeffs.astype(wide)
+            res = np.array([1.0], dt)
+            for _ in range(int(args[1])):
+                res = np.asarray(np.polymul(c, res.astype(wide))).astype(dt)
+            return res
+        return np.asarray(row.call(np, [np.asarray(x).astype(wide) for x in args[:2]] + list(args[2:]), dict(kw))).astype(dt)
+
+
+def _fused_product_overflow(row, inputs, ref, test):
+    """Every differing element: NumPy's is not finite, and cuarray's agrees with `_fused_model` (a
+    finite product past the dtype's range, rounded to inf on its own in NumPy, meets an inf of the
+    other sign there as NaN, or a finite sum as inf)."""
+    pair = _finite_pair(ref, test)
+    args, kw = inputs
+    if pair is None or len(args) < 2 or pair[0].dtype.char not in "fd" or pair[0].ndim != 1:
+        return False
+    if not all(isinstance(x, np.ndarray) and x.dtype == pair[0].dtype for x in args[:1 if row.name == "poly1d**" else 2]):
+        return False
+    e, g = pair
+    bad = _differs(e, g, _row_rtol(row, e.dtype))
+    if not bad.any():
+        return False
+    model = _fused_model(row, args, kw, e.dtype)
+    if model is None or model.shape != e.shape:
+        return False
+    return bool((~np.isfinite(e[bad])).all() and not _differs(model, g, _row_rtol(row, e.dtype))[bad].any())
+
+
+# -- nanmean-float16-sum ----------------------------------------------------------------------------
+
+def _nanmean_float16_sum(row, inputs, ref, test):
+    """float16 nanmean: every differing element is not finite in NumPy's answer, and cuarray's is
+    finite and agrees with NumPy's nanmean of the input in float32 (np.mean's intermediate type for
+    float16) rounded to float16: NumPy's nanmean sums the NaN-zeroed input in float16 (np.sum with
+    dtype=None), which overflows where the mean is in range (`_wider_type_overflow` in float32)."""
+    args, kw = inputs
+    if not args or not isinstance(args[0], np.ndarray) or args[0].dtype != np.float16 or set(kw) - {"axis", "keepdims"}:
+        return False
+    return _wider_type_overflow(row, inputs, ref, test, wider=np.float32)
+
+
+# -- setdiff1d-promoted-collisions -------------------------------------------------------------------
+
+def _setdiff1d_promoted_collisions(row, inputs, ref, test):
+    """setdiff1d of 64-bit integers and floats: NumPy's answer is cuarray's less some elements,
+    each an integer of the first array whose value in the promoted float type (np.result_type of
+    the two) equals that of another of its distinct values, and equals no element of the second
+    array there. NumPy's sort-based isin(assume_unique=True) reads two such neighbours as a
+    match (2**64 - 2 and 2**64 - 1 are both 1.8446744073709552e19 in float64)."""
+    args, kw = inputs
+    if ref[0] != "ok" or test[0] != "ok" or len(args) < 2 or kw.get("assume_unique"):
+        return False
+    pair = [np.asarray(x) for x in (ref[1], test[1])]
+    a1, a2 = (np.asarray(x) for x in args[:2])
+    if a1.dtype.kind not in "iu" or a1.dtype.itemsize != 8 or any(x.dtype != a1.dtype or x.ndim != 1 for x in pair):
+        return False
+    pt = np.result_type(a1, a2)
+    if pt.kind not in "fc":
+        return False
+    e, g = (x.tolist() for x in pair)
+    if g != sorted(set(g)) or not set(e) <= set(g):
+        return False
+    missing = [v for v in g if v not in set(e)]
+    if not missing or [v for v in g if v not in set(missing)] != e:
+        return False
+    with np.errstate(all="ignore"):
+        mine = np.unique(a1).astype(pt)
+        theirs = a2.reshape(-1).astype(pt)
+    for v in missing:
+        pv = np.asarray(v, a1.dtype).astype(pt)
+        if np.count_nonzero(mine == pv) < 2 or np.any(theirs == pv):
+            return False
+    return True
+
+
+# -- histogram-infinite-edges ---------------------------------------------------------------------
+
+def _edge_arrays(value):
+    """The edge arrays of a histogram answer: (hist, edges), (H, xedges, yedges), (H, [edges...])."""
+    out = []
+    for part in (value[1:] if isinstance(value, tuple) else ()):
+        out += _edge_arrays((None,) + tuple(part)) if isinstance(part, (tuple, list)) else [np.asarray(part)]
+    return out
+
+
+def _histogram_infinite_edges(row, inputs, ref, test):
+    """cuarray raised its ValueError for equal bins whose edges are not finite, and NumPy's edges of
+    the call are not finite: in its answer (counts over a NaN first edge), or, where NumPy raised
+    IndexError (its bin index of (x - -inf) * 0), NumPy's histogram_bin_edges of the same call."""
+    if test[0] != "raise" or type(test[1]).__name__ != "ValueError" or "finite-sized bins: the range" not in str(test[1]):
+        return False
+    args, kw = inputs
+    if ref[0] == "ok":
+        edges = _edge_arrays(ref[1])
+        return bool(edges) and any(x.dtype.kind == "f" and not np.isfinite(x).all() for x in edges)
+    if type(ref[1]).__name__ != "IndexError" or row.name != "histogram" or not args:
+        return False
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            edges = np.histogram_bin_edges(np.asarray(args[0]), bins=kw.get("bins", 10), range=kw.get("range"))
+        except Exception:  # noqa: BLE001 - NumPy's edges raise too: nothing is listed
+            return False
+    return not np.isfinite(edges).all()
+
+
 ALLOWANCES = (
     Allowance("log1p-near-zero", ("log1p",), _log1p_near_zero),
     Allowance("i0-exp-overflow", ("i0",), _i0_overflow),
@@ -413,6 +536,10 @@ ALLOWANCES = (
     Allowance("power-stride0-exponent", ("power",), _power_materialized),
     Allowance("sinh-cosh-past-overflow", ("sinh", "cosh", "sin", "cos"), _sinh_cosh_overflow),
     Allowance("product-order", ("cumprod", "nancumprod", "multiply.accumulate", "cumulative_prod"), _product_order),
+    Allowance("fused-product-overflow", ("convolve", "correlate", "polymul", "poly1d**"), _fused_product_overflow),
+    Allowance("nanmean-float16-sum", ("nanmean",), _nanmean_float16_sum),
+    Allowance("setdiff1d-promoted-collisions", ("setdiff1d",), _setdiff1d_promoted_collisions),
+    Allowance("histogram-infinite-edges", ("histogram", "histogram2d", "histogramdd"), _histogram_infinite_edges),
 )
 _BY_FUNCTION = {}
 for _a in ALLOWANCES:

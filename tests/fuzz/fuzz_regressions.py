@@ -190,6 +190,20 @@ CASES2 = [
     ("sign(a)", 12, 207), ("einsum(subs op op){dtype,casting}", 12, 113), ("einsum(subs op op){dtype,casting}", 12, 181),
     ("einsum(subs op op){dtype,casting}", 12, 204), ("roots(pcoef){}", 12, 323), ("fft.irfftn(a)", 12, 279),
     ("i0(a)", 12, 358), ("isin(a b)", 12, 95),  # (listed: i0-exp-overflow, NumPy's exp(x) overflows below i0's own overflow)
+    # the GPU run of seed 21 (NumPy 2.5, 200 000 calls): pinv(rcond=1e-7) of a stack of 3x3 matrices
+    # (the batched Jacobi SVD) kept a singular value 1e-7 beside 1 of a scaled permutation, a few ulps
+    # high, that NumPy's exact one ties with the cutoff and drops (now exact for such matrices);
+    # histogram2d of float16 whose edges' width overflows float16 counted over NaN edges where NumPy
+    # raises ValueError (now cuarray's ValueError), and histogram over float32 edges of -inf and inf
+    # (range=(-1e308, 1e308)) answered where NumPy's index arithmetic raises IndexError (listed:
+    # histogram-infinite-edges, cuarray's ValueError)
+    ("linalg.pinv(m){rcond,hermitian}", 21, 198), ("histogram2d(a1 same){bins,range}", 21, 186),
+    ("histogram(euarr){bins,range}", 21, 157),
+    # and NumPy's own algorithms' artefacts, listed: a convolution's product past the range rounded to
+    # inf before its addition (fused-product-overflow), float16 nanmean summed in float16
+    # (nanmean-float16-sum), setdiff1d's uint64 values that collide in float64 (setdiff1d-promoted-collisions)
+    ("poly1d**(a1 ppow){}", 21, 135), ("nanmean(a)", 21, 254), ("setdiff1d(a b)", 21, 273),
+    ("setdiff1d(a b)", 21, 151),
 ]
 
 

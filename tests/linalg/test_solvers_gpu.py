@@ -257,6 +257,36 @@ def test_pinv_and_rank_keep_tiny_singular_values(request, dt):
 
 
 @pytest.mark.parametrize("dt", DTYPES, ids=str)
+@pytest.mark.parametrize("shape", [(3, 5, 3, 3), (6, 2, 5), (4, 6, 3)])
+def test_pinv_of_scaled_permutation_stacks_cuts_exactly(request, dt, shape):
+    """Stacks of small matrices (the batched Jacobi SVD) with one nonzero a row and column: the
+    singular values are the entries' magnitudes, exactly, so pinv(rcond=r) keeps an entry exactly
+    when |a| > r max|a| (1/a there, 0 elsewhere: ties at the cutoff are cut), and pinv(rtol=0) and
+    matrix_rank(tol=0) keep every nonzero down to 1e-40 (GPU fuzz seed 21 index 198: rcond=1e-7 kept
+    a singular value 1e-7 beside 1, an entry -1e7 where NumPy's is 0)."""
+    rng = np.random.default_rng(_seed(request))
+    *batch, m, n = shape
+    k = min(m, n)
+    low = -30 if dt.char in "fF" else -40
+    a = np.zeros((int(np.prod(batch)), m, n), dt)
+    for x in a:
+        s = 10.0 ** rng.choice([0, -1, -7, -12, -16, -20, low], k) * rng.choice([-1, 1], k)
+        s[rng.integers(0, k)] = 1.0
+        x[rng.permutation(m)[:k], rng.permutation(n)[:k]] = s
+    a = a.reshape(shape)
+    inv = np.where(a != 0, 1 / np.where(a != 0, a, 1), 0)
+    mag = np.abs(a).astype(np.float64)  # (NumPy's cutoff is a float64 product: float32(1e-7) > 1e-7)
+    big = mag.max(axis=(-2, -1), keepdims=True)
+    for kw, keep in (({"rcond": 1e-7}, mag > 1e-7 * big), ({"rtol": 0.0}, a != 0), ({"rcond": 1e-12}, mag > 1e-12 * big)):
+        want = np.swapaxes(np.where(keep, inv, 0), -1, -2)
+        got = _host(la.pinv(cuarray.asarray(a), **kw))
+        assert got.dtype == dt and np.array_equal(got != 0, want != 0), (kw, np.argwhere((got != 0) != (want != 0))[:3])
+        np.testing.assert_allclose(got, want, rtol=tol(dt), atol=0, err_msg=str(kw))
+    rank = _host(la.matrix_rank(cuarray.asarray(a), tol=0))
+    assert np.array_equal(rank, np.count_nonzero(a, axis=(-2, -1))), rank
+
+
+@pytest.mark.parametrize("dt", DTYPES, ids=str)
 @pytest.mark.parametrize("bshape", [(6,), (6, 3), (6, 0)])
 @pytest.mark.parametrize("ashape", [(6, 4), (6, 6), (4, 6), (6, 1)])
 def test_lstsq(request, dt, ashape, bshape):

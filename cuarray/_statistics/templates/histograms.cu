@@ -201,7 +201,8 @@ __device__ __forceinline__ T key_value(unsigned long long k) {
 // (min == max: min - 0.5, max + 0.5, in T); edges = numpy.linspace(first, last, nbins + 1) in
 // NumPy's steps (delta = last - first, step = delta / nbins; y = i * step, or i / nbins * delta
 // when step is 0, then y + first; the last edge is `last`); params = (first, last, delta); counts
-// zeroed. state[2]: 0, 1 (the range is not finite) or 2 (edges not increasing: too many bins).
+// zeroed. state[2]: 0, 1 (the range is not finite) or 2 (edges not increasing, or NaN where the
+// width overflows: no finite-sized bins).
 template <typename T>
 __global__ void __launch_bounds__(kThreads) cuarray_histogram_auto_edges(
     const unsigned long long* __restrict__ part, int nparts, long long nbins, T* __restrict__ edges,
@@ -246,7 +247,8 @@ __global__ void __launch_bounds__(kThreads) cuarray_histogram_auto_edges(
   }
   __syncthreads();
   int flat = 0;
-  for (long long i = threadIdx.x; i < nbins; i += kThreads) flat |= edges[i] >= edges[i + 1];
+  // not increasing, or NaN (a width past the dtype's range: 0 * inf): no finite-sized bins
+  for (long long i = threadIdx.x; i < nbins; i += kThreads) flat |= !(edges[i] < edges[i + 1]);
   flat = __syncthreads_or(flat);
   if (threadIdx.x == 0) {
     params[0] = first;
