@@ -467,7 +467,7 @@ def _filter1d_box(input, size, axis, output, mode, cval, origin, op, what):
                                                numpy.real(cval)))
         _copyto(res.imag, _k.filter1d(x.imag, rdt, op, None, size, axis, size // 2 + origin, code,
                                                numpy.imag(cval)))
-    elif op in ("min", "max") and _s.compares_in_double(x.dtype, cval):
+    elif op in ("min", "max") and _s.compares_in_double(x.dtype, cval):  # SciPy's 1-D passes: double lines
         res = _k.filter1d(_s.in_double(x), _F8, op, None, size, axis, size // 2 + origin, code, cval).astype(dt)
     else:
         res = _k.filter1d(x, dt, op, None, size, axis, size // 2 + origin, code, cval)
@@ -589,9 +589,6 @@ def _min_or_max_filter(input, size, footprint, structure, output, mode, cval, or
     if not isinstance(mode, str) and isinstance(mode, Iterable):
         raise RuntimeError("A sequence of modes is not supported for non-separable footprints")
     code = _boundary.filter_mode(mode)
-    if _s.compares_in_double(x.dtype, cval):
-        return _s.finish(_k.filternd(_s.in_double(x), _F8, op, footprint, values, origins, code, cval).astype(dt),
-                         output)
     return _s.finish(_k.filternd(x, dt, op, footprint, values, origins, code, cval), output)
 
 
@@ -696,13 +693,10 @@ def _rank_filter(input, rank, size, footprint, output, mode, cval, origin, opera
     if not isinstance(mode, str) and isinstance(mode, Iterable):
         raise RuntimeError("A sequence of modes is not supported by non-separable rank filters")
     code = _boundary.filter_mode(mode)
-    final = dt
-    if _s.compares_in_double(x.dtype, cval):
-        x, dt = _s.in_double(x), _F8
     pl = _rank_tile.plan(x.shape, footprint, origins, x.dtype.itemsize)
-    res = _rank_tile.rank_tile(x, dt, pl, rank, code, cval) if pl is not None else \
-        _k.rank(x, dt, footprint, rank, origins, code, cval)
-    return _s.finish(res.astype(final, copy=False), output)
+    if pl is not None:
+        return _s.finish(_rank_tile.rank_tile(x, dt, pl, rank, code, cval), output)
+    return _s.finish(_k.rank(x, dt, footprint, rank, origins, code, cval), output)
 
 
 def rank_filter(input, rank, size=None, footprint=None, output=None, mode="reflect", cval=0.0, origin=0, *,

@@ -143,11 +143,13 @@ def normalize_sequence(value, rank: int) -> list:
 
 
 def compares_in_double(dt: numpy.dtype, cval) -> bool:
-    """Whether a min/max/rank filter over integer type `dt` must compare in double, as SciPy's
-    filters all do (their line buffers are double): `cval` is a value `dt` cannot hold (a fraction,
-    a value out of range, nan, inf). Cast to `dt` first, it would win or lose against the elements
+    """Whether a 1-D min/max pass over integer type `dt` (minimum_filter1d, and minimum_filter
+    with a `size` or an all-true footprint, a pass an axis) must compare in double, as SciPy's 1-D
+    passes do (their line buffers are double): `cval` is a value `dt` cannot hold (a fraction, a
+    value out of range, nan, inf). Cast to `dt` first, it would win or lose against the elements
     where SciPy's double does not (cval=-1 on uint8: SciPy's minimum is -1, cast 255; the cast cval
-    255 loses to every element)."""
+    255 loses to every element). SciPy's footprint and rank filters cast cval to the input's type
+    first, and so do cuarray's."""
     if dt.kind not in "biu" or isinstance(cval, (complex, numpy.complexfloating)):
         return False
     c = float(cval)

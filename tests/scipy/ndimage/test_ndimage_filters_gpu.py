@@ -158,9 +158,10 @@ def test_min_max_filters(dtype, mode):
 @pytest.mark.parametrize("mode", ["constant", "grid-constant"])
 @pytest.mark.parametrize("dtype", [np.uint8, np.int8, np.uint16, np.int32], ids=lambda d: np.dtype(d).name)
 def test_integer_min_max_rank_filters_with_a_cval_the_type_cannot_hold(dtype, mode):
-    """SciPy compares in double and casts the result as C does (x86): cval=-1 on uint8 gives
-    minimum -1, stored 255, where a cval cast to uint8 first (255) would lose to every element;
-    a fractional cval reaches a float64 output unrounded."""
+    """SciPy's 1-D passes (minimum_filter1d; minimum_filter with a size, a pass an axis) compare
+    in double and cast the result as C does (x86): cval=-1 on uint8 gives minimum -1, stored 255,
+    where a cval cast to uint8 first (255) would lose to every element; a fractional cval reaches
+    a float64 output unrounded. Its footprint and rank filters cast cval to the input type first."""
     x = data((7, 9), dtype)
     for cval in (-1.0, -3, 300, 1e10, -np.inf, np.inf, 0.5, -0.5, 2.5):
         kw = dict(mode=mode, cval=cval)
