@@ -40,6 +40,7 @@ from .._core.host_input import as_array
 from .._core.reduction_ops import normalize_axes, reduced_shape, result_dtype
 from .._logic.content import isnan
 from .._logic.truth import all as all_
+from .._manipulation.transpose import moveaxis
 from .._sorting.searching import where
 from ..cuda import caches as _caches
 
@@ -128,12 +129,17 @@ def _median(a, axis, out, keepdims, skipnan):
             if a.ndim == 0:  # one row of one element, as NumPy does it (a mean of one value)
                 a, raxes = a.reshape(1), (0,)
             _select(a, raxes, n, y, skipnan)
-            if skipnan and a._dtype.kind == "c" and y._dtype.kind == "c" and axis is not None \
-                    and len(raxes) < len(a._shape) and n < 600:
+            if skipnan and a._dtype.kind == "c" and y._dtype.kind == "c":
                 # NumPy's nanmedian of rows under 600 along kept axes (a masked median) fills an
-                # all-NaN row with nan+0j; its other path returns the row's last element
+                # all-NaN row with nan+0j; its other paths return the row's last element (in
+                # the C order of the reduced axes), where ours is the NaN its sort order ranks first
                 allnan = all_(isnan(a), axis=raxes)
-                copyto_unchecked(y, where(allnan, complex(numpy.nan, 0), y))
+                if axis is not None and len(raxes) < len(a._shape) and n < 600:
+                    fill_value = complex(numpy.nan, 0)
+                else:
+                    rows = moveaxis(a, raxes, tuple(range(a.ndim - len(raxes), a.ndim)))
+                    fill_value = rows.reshape(kshape + (n,))[..., -1]
+                copyto_unchecked(y, where(allnan, fill_value, y))
             if y is not target:
                 copyto_unchecked(target, y)
     if out is not None:
