@@ -132,6 +132,12 @@ def bin_edges(a: ndarray, bins, range, weights, counting=False):  # noqa: A002
         # int): compare in a type holding both (int64; float64 for uint64 data)
         kdt = numpy.result_type(kdt, numpy.int64)
     sdt = numpy.result_type(numpy.empty(0, bin_type), first_edge)
+    if counting and sdt.kind == "f":
+        # NumPy's x - first_edge in sdt: past sdt's range (finite float32 edges of a float64 range
+        # wider than float32's) it overflows (NumPy: an IndexError; the kernel: every value in bin 0)
+        with numpy.errstate(over="ignore", invalid="ignore"):
+            finite_edges(numpy.array([sdt.type(last_edge) - sdt.type(first_edge)]), first_edge, last_edge,
+                         nbins=edges.size - 1)
     denom = unsigned_subtract(last_edge, first_edge)
     cdt = numpy.result_type(numpy.empty(0, sdt), denom)
     types = tuple(_k(t) for t in (kdt, bin_type, sdt, cdt))
@@ -142,7 +148,7 @@ def bin_edges(a: ndarray, bins, range, weights, counting=False):  # noqa: A002
     return dev, (types, args, dev)
 
 
-def finite_edges(edges: numpy.ndarray, first_edge, last_edge, dim=None) -> None:
+def finite_edges(edges: numpy.ndarray, first_edge, last_edge, dim=None, nbins=None) -> None:
     """Equal bins over a range whose width overflows the edges' dtype (or whose ends do) have edges
     that are not finite (numpy.linspace's: NaN, inf): no count over them means anything. NumPy
     counts on, into an IndexError, its histogramdd's ValueError from an index of -1, or counts over
@@ -151,7 +157,8 @@ def finite_edges(edges: numpy.ndarray, first_edge, last_edge, dim=None) -> None:
         return
     where = "" if dim is None else "`bins[{}]`: ".format(dim)
     raise ValueError("{}Too many bins for data range. Cannot create {} finite-sized bins: the range [{}, {}] "
-                     "overflows {} edges".format(where, edges.size - 1, first_edge, last_edge, edges.dtype))
+                     "overflows {} edges".format(where, edges.size - 1 if nbins is None else nbins, first_edge,
+                                                 last_edge, edges.dtype))
 
 
 # -- the string estimators (NumPy's `_hist_bin_*`), on scalars read from the device --------------

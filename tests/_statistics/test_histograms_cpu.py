@@ -243,3 +243,22 @@ def test_histogram2d_of_float16_whose_width_overflows_raises():
     with np.errstate(all="ignore"), pytest.raises(ValueError, match=r"`bins\[0\]`: .*overflows float64 edges"):
         finite_edges(np.linspace(-1e308, 1e308, 3), -1e308, 1e308, 0)
     finite_edges(np.linspace(np.float16(-9), np.float16(9), 11), -9, 9, 1)  # finite: no error
+
+
+def test_equal_bins_whose_subtraction_overflows_the_edges_type_raise(recorded_launches):
+    """Finite float32 edges of a range given as Python floats wider than float32's: NumPy's
+    x - first_edge in float32 overflows (its histogram: IndexError; our kernel's width is inf, so
+    every value landed in bin 0). histogram raises ValueError; histogramdd's edges are searched,
+    not subtracted, and stay NumPy's."""
+    import cuarray as cp
+    from cuarray._statistics import histogram_bins as hb
+
+    top = float(np.finfo(np.float32).max)
+    x = cp.ndarray((3,), F4)
+    with np.errstate(all="ignore"):
+        assert np.isfinite(np.histogram_bin_edges(np.float32([0]), 3, range=(-top / 1.5, top / 1.5))).all()
+        with pytest.raises(IndexError):
+            np.histogram(np.float32([-top / 1.5, 0.25, top / 1.5]), 3, range=(-top / 1.5, top / 1.5))
+    with pytest.raises(ValueError, match="Cannot create 3 finite-sized bins: the range .* overflows float32"):
+        hb.bin_edges(x, 3, (-top / 1.5, top / 1.5), None, counting=True)
+    # a range just inside keeps NumPy's answer: the GPU test (test_histograms_gpu.py) counts it
