@@ -4,8 +4,9 @@ changing ``from cupy import testing`` to ``from cuarray import testing``.
 The comparisons are `cupy.testing`'s (CuPy's default tolerances, ``rtol=1e-7, atol=0``, and
 contiguity checked by default); ``xp`` receives numpy and cuarray, ``sp`` scipy.sparse and
 cuarray.sparse, ``scp`` scipy and cuarray.scipy. Differences (docs/cupy-users.md): the dtype and
-parameter decorators are pytest parametrisations (pytest-style tests and classes, not
-`unittest.TestCase` methods), and `shaped_random` keeps cuarray's value range.
+order decorators are pytest parametrisations (one test per dtype), which run every dtype in turn
+where pytest does not call the function itself (a `check_*` helper, a `unittest.TestCase`
+method), as CuPy's loops do; `shaped_random` keeps cuarray's value range.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import numpy
 
 from . import _asserts
 from ._compare import compare_results, make_decorator
-from ._dtypes import ALL_DTYPES
+from ._dtypes import ALL_DTYPES, parametrize
 from cuarray import cuda
 
 __all__ = [
@@ -147,8 +148,6 @@ def for_dtypes_combination(types, names=("dtype",), full=None):
     With `full` (or CUARRAY_TEST_FULL_COMBINATION=1) every combination; otherwise a fixed sample in
     which every dtype appears for every name (as CuPy's, but the same sample every run).
     """
-    import pytest
-
     types, names = list(types), list(names)
     if _full_combination(full):
         combos = list(itertools.product(types, repeat=len(names)))
@@ -163,7 +162,7 @@ def for_dtypes_combination(types, names=("dtype",), full=None):
     ids = ["-".join(numpy.dtype(t).name for t in c) for c in combos]
     if len(names) == 1:  # one name takes the dtype itself (as CuPy's), not a 1-tuple
         combos = [c[0] for c in combos]
-    return pytest.mark.parametrize(",".join(names), combos, ids=ids)
+    return parametrize(names, combos, ids)
 
 
 def _kinds(no_bool=False, no_float16=False, no_complex=False, kinds="biufc"):
@@ -201,10 +200,8 @@ def for_unsigned_dtypes_combination(names=("dtype",), full=None):
 
 def for_orders(orders, name="order"):
     """Parametrise `name` over memory orders (CuPy's name)."""
-    import pytest
-
     orders = list(orders)
-    return pytest.mark.parametrize(name, orders, ids=[str(o) for o in orders])
+    return parametrize([name], orders, [str(o) for o in orders])
 
 
 def for_CF_orders(name="order"):  # noqa: N802  (CuPy's name)

@@ -1,7 +1,10 @@
 """dtype parametrisation: thin wrappers over `pytest.mark.parametrize` with readable ids.
 
 Each decorator is one visible parametrize mark (ids like ``float32``), so a failing test names its
-dtype and ``pytest -k float16`` selects by dtype. No hidden loops inside a test body.
+dtype and ``pytest -k float16`` selects by dtype. A decorated function that pytest does not call
+itself (CuPy's pattern: a `check_*` helper called from tests, or a `unittest.TestCase` method,
+which parametrize marks do not reach) runs once per dtype in turn when called without the
+argument, as CuPy's decorators do.
 """
 
 from __future__ import annotations
@@ -38,12 +41,34 @@ def dtype_id(dtype) -> str:
     return numpy.dtype(dtype).name
 
 
-def for_dtypes(dtypes, name: str = "dtype"):
-    """Parametrise the test's argument `name` over `dtypes` (NumPy scalar types)."""
+def parametrize(names, values, ids):
+    """pytest.mark.parametrize of `names` (a list) over `values` (one value each when one name,
+    else tuples), on a function that, called without those arguments (not by pytest), runs with
+    each value in turn."""
+    import functools
+
     import pytest
 
+    names, values = list(names), list(values)
+
+    def decorate(fn):
+        @functools.wraps(fn)
+        def run(*args, **kwargs):
+            if all(n in kwargs for n in names):  # pytest's call: the parameters by name
+                return fn(*args, **kwargs)
+            for v in values:
+                fn(*args, **dict(kwargs, **dict(zip(names, (v,) if len(names) == 1 else v))))
+            return None
+
+        return pytest.mark.parametrize(",".join(names), values, ids=ids)(run)
+
+    return decorate
+
+
+def for_dtypes(dtypes, name: str = "dtype"):
+    """Parametrise the test's argument `name` over `dtypes` (NumPy scalar types)."""
     dtypes = list(dtypes)
-    return pytest.mark.parametrize(name, dtypes, ids=[dtype_id(d) for d in dtypes])
+    return parametrize([name], dtypes, [dtype_id(d) for d in dtypes])
 
 
 def _pick(no_bool=False, no_int=False, no_float16=False, no_float64=False, no_complex=False,
@@ -95,11 +120,9 @@ def for_dtype_pairs(names=("dtype1", "dtype2"), dtypes=ALL_DTYPES, sample: int |
     All ``len(dtypes)**2`` pairs by default (196 for the 14 dtypes); with `sample`, a deterministic
     sample of that many pairs (the same for the same `seed`), kept in product order so ids are stable.
     """
-    import pytest
-
     pairs = list(itertools.product(dtypes, repeat=2))
     if sample is not None and sample < len(pairs):
         keep = sorted(random.Random(seed).sample(range(len(pairs)), sample))
         pairs = [pairs[i] for i in keep]
     ids = ["{}-{}".format(dtype_id(a), dtype_id(b)) for a, b in pairs]
-    return pytest.mark.parametrize(",".join(names), pairs, ids=ids)
+    return parametrize(names, pairs, ids)

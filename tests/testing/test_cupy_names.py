@@ -5,9 +5,11 @@ test_helpers.py), so every check can be made to pass and to fail without a GPU."
 from __future__ import annotations
 
 import inspect
+import io
 import subprocess
 import sys
 import types
+import unittest
 
 import numpy
 import pytest
@@ -293,6 +295,50 @@ def test_dtype_combinations():
     assert kw["ids"][0] == "int8"
     # one name: each value the dtype itself (cupyx's TestSosFilt calls numpy.dtype(dtype) on it)
     assert name == "a" and values[0] is numpy.int8 and all(isinstance(v, type) for v in values)
+
+
+def test_decorated_helpers_and_testcase_methods_run_every_dtype():
+    """CuPy's pattern: a `check_*` helper under the dtype and comparison decorators, called from
+    tests (cupyx's TestSpecial.check_unary), and unittest.TestCase methods, which pytest's
+    parametrize marks do not reach: each runs every dtype in turn, and a mismatch in one fails."""
+    seen = []
+
+    class Checks:
+        @testing.for_dtypes([numpy.float32, numpy.int16])
+        @testing.numpy_cupy_allclose()
+        def check(self, name, xp, dtype):
+            seen.append((name, numpy.dtype(dtype).name))
+            return xp.arange(3, dtype=dtype)
+
+        @testing.for_all_dtypes_combination(names=("a", "b"), no_complex=True)
+        @testing.for_CF_orders()
+        def pairs(self, a, b, order):
+            seen.append((a, b, order))
+
+        @testing.for_float_dtypes()
+        @testing.numpy_cupy_allclose()
+        def wrong(self, xp, dtype):
+            return xp.ones(2, dtype) * (2 if xp is numpy and dtype == numpy.float64 else 1)
+
+    Checks().check("y0")
+    assert seen == [("y0", "float32")] * 2 + [("y0", "int16")] * 2  # NumPy's run and cuarray's
+    seen.clear()
+    Checks().check("y1", dtype=numpy.float64)  # pytest's call names the parameter: that dtype only
+    assert seen == [("y1", "float64")] * 2
+    seen.clear()
+    Checks().pairs()
+    assert len(seen) > 10 and {o for *_, o in seen} == {"C", "F", "c", "f"}  # CuPy's for_CF_orders
+    with pytest.raises(AssertionError):
+        Checks().wrong()
+
+    class Case(unittest.TestCase):
+        @testing.for_signed_dtypes()
+        def test_it(self, dtype):
+            seen.append(dtype)
+
+    seen.clear()
+    result = unittest.TextTestRunner(stream=io.StringIO()).run(unittest.defaultTestLoader.loadTestsFromTestCase(Case))
+    assert result.wasSuccessful() and seen == [numpy.int8, numpy.int16, numpy.int32, numpy.int64]
 
 
 def test_for_orders():
