@@ -31,6 +31,7 @@ from .._math.sums_scan import diff
 from .._sorting.searching import where
 from .._sorting.searching_nonzero import flatnonzero, nonzero
 from .._sorting.searchsorted import searchsorted
+from .._statistics.histograms import minmax
 from . import _canonical as canon
 from . import _sputils
 
@@ -104,7 +105,7 @@ def _normalize(k, n):
             raise IndexError("Index dimension must be 1 or 2. Got {}".format(k.ndim))
         idx = k.astype(_I64)
         if idx.size:
-            lo, hi = int(idx.min()), int(idx.max())
+            lo, hi = (int(v) for v in minmax(idx))  # one pass, one read
             _in_range(lo, hi, n)
             if lo < 0:
                 idx = where(less(idx, 0), add(idx, n), idx)
