@@ -29,6 +29,8 @@ import sys
 import tempfile
 import xml.etree.ElementTree as ET
 
+from cupy_alias import function_id
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
@@ -140,11 +142,6 @@ def charge_uncollected(ref, ours) -> None:
             c.setdefault("messages", {}).update((t, "not importable: " + reason) for t in lost)
 
 
-def function_of(tid: str) -> str:
-    """`cls::test_x[params]` -> `cls::test_x` (as cupy_alias.function_id)."""
-    return tid.split("[", 1)[0]
-
-
 def compare(args) -> int:
     ref, ours = (json.load(open(p)) for p in (args.reference, args.ours))
     charge_uncollected(ref, ours)
@@ -159,11 +156,11 @@ def compare(args) -> int:
     worse = []
     for m, c in ours["modules"].items():
         r = ref["modules"].get(m, {})
-        failing = {function_of(t) for t in r.get("failures", [])}
-        clean = {function_of(t) for t in r.get("passes", [])} - failing
+        failing = {function_id(t) for t in r.get("failures", [])}
+        clean = {function_id(t) for t in r.get("passes", [])} - failing
         by_function = collections.defaultdict(list)
         for t in c["failures"]:
-            by_function[function_of(t)].append(t)
+            by_function[function_id(t)].append(t)
         worse += [(f, ts) for f, ts in sorted(by_function.items()) if f in clean]
     print("\n{} test functions pass entirely on {} and fail somewhere on {} ({} tests):".format(
         len(worse), ref["lib"], ours["lib"], sum(len(ts) for _, ts in worse)))
