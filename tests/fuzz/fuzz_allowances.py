@@ -367,7 +367,7 @@ def _reduced_factors(row, x, kw):
         return None
     from numpy.lib.array_utils import normalize_axis_tuple
 
-    axis = kw.get("axis", 0 if row.name == "multiply.reduce" else None)
+    axis = kw.get("axis", 0 if row.name in ("multiply.reduce", "add.reduce") else None)
     axes = tuple(range(x.ndim)) if axis is None else normalize_axis_tuple(axis, x.ndim)
     kept = [i for i in range(x.ndim) if i not in axes]
     if row.name == "nanprod":
@@ -406,7 +406,9 @@ def _product_reduce_order(row, inputs, ref, test):
 
 # the type whose products of two of the dtype's values neither overflow nor underflow (x86-64's long
 # double reaches 1.2e4932); None where there is none (a long double that is double)
-_EXACT_PRODUCTS = {"f": np.float64, "d": np.longdouble if np.finfo(np.longdouble).maxexp > 4096 else None}
+_WIDE_LONG = np.finfo(np.longdouble).maxexp > 4096
+_EXACT_PRODUCTS = {"f": np.float64, "d": np.longdouble if _WIDE_LONG else None,
+                   "F": np.complex128, "D": np.clongdouble if _WIDE_LONG else None}
 
 
 def _fused_model(row, args, kw, dt):
@@ -430,10 +432,13 @@ def _fused_model(row, args, kw, dt):
 def _fused_product_overflow(row, inputs, ref, test):
     """Every differing element: NumPy's is not finite, and cuarray's agrees with `_fused_model` (a
     finite product past the dtype's range, rounded to inf on its own in NumPy, meets an inf of the
-    other sign there as NaN, or a finite sum as inf)."""
+    other sign there as NaN, or a finite sum as inf). Complex: both answers and the model have a
+    part that is not finite there (which part is NaN and which inf follows the order of the
+    parts' products and sums: seed 23, (poly1d([-1.8e308-2.2e-308j, 1+3j]) ** 3)[0] is nan-infj
+    in NumPy, -inf-infj here)."""
     pair = _finite_pair(ref, test)
     args, kw = inputs
-    if pair is None or len(args) < 2 or pair[0].dtype.char not in "fd" or pair[0].ndim != 1:
+    if pair is None or len(args) < 2 or pair[0].dtype.char not in "fdFD" or pair[0].ndim != 1:
         return False
     if not all(isinstance(x, np.ndarray) and x.dtype == pair[0].dtype for x in args[:1 if row.name == "poly1d**" else 2]):
         return False
@@ -444,7 +449,14 @@ def _fused_product_overflow(row, inputs, ref, test):
     model = _fused_model(row, args, kw, e.dtype)
     if model is None or model.shape != e.shape:
         return False
+    if e.dtype.kind == "c":
+        return bool((_not_finite(e) & _not_finite(g) & _not_finite(model))[bad].all())
     return bool((~np.isfinite(e[bad])).all() and not _differs(model, g, _row_rtol(row, e.dtype))[bad].any())
+
+
+def _not_finite(z):
+    """Per element: a part is inf or NaN."""
+    return ~(np.isfinite(z.real) & np.isfinite(z.imag))
 
 
 # -- nanmean-float16-sum ----------------------------------------------------------------------------
@@ -525,6 +537,125 @@ def _histogram_infinite_edges(row, inputs, ref, test):
     return not np.isfinite(edges).all()
 
 
+# -- sum-overflow-meets-infinity --------------------------------------------------------------------
+
+def _sum_meets_infinity(row, inputs, ref, test):
+    """float32/float64 sums and means whose reduced values hold infinities of one sign s: every
+    differing element is NaN on one side and s*inf on the other, and the finite values of its row
+    of the other sign add up (in long double) past the dtype's largest value. Then the order of the
+    additions decides whether a partial sum overflows to -s*inf and meets the infinity (NaN) or
+    not (s*inf): NumPy's pairwise order and the GPU's tree each take one, and NumPy's own answer
+    changes when the input is reordered (seed 22: average([9e307, -inf, 1.8e308]) is -inf in NumPy,
+    NaN here; NumPy's average([9e307, 1.8e308, -inf]) is NaN)."""
+    pair = _finite_pair(ref, test)
+    args, kw = inputs
+    if pair is None or not args or not isinstance(args[0], np.ndarray) or args[0].dtype.char not in "fd":
+        return False
+    e, g = pair
+    f = _reduced_factors(row, args[0], kw) if set(kw) <= {"axis", "keepdims"} and e.dtype == args[0].dtype else None
+    if f is None or e.size != int(np.prod(f.shape[:-1])):
+        return False
+    e, g = e.reshape(f.shape[:-1]), g.reshape(f.shape[:-1])
+    bad = _differs(e, g, _row_rtol(row, e.dtype))
+    if not bad.any():
+        return False
+    largest = np.longdouble(np.finfo(e.dtype).max)
+    for i in zip(*np.nonzero(np.atleast_1d(bad))) if bad.ndim else [()]:
+        v = f[i]
+        if row.name.startswith("nan"):
+            v = v[~np.isnan(v)]
+        signs = np.unique(np.sign(v[np.isinf(v)]))
+        if np.isnan(v).any() or signs.size != 1:
+            return False
+        if sorted(map(repr, (float(e[i]), float(g[i])))) != sorted(["nan", repr(float(signs[0] * np.inf))]):
+            return False
+        other = v[np.isfinite(v) & (np.sign(v) == -signs[0])].astype(np.longdouble)
+        if not abs(other.sum()) > largest:
+            return False
+    return True
+
+
+# -- complex-extremum-nan-choice --------------------------------------------------------------------
+
+def _extremum_rows(row, x, kw):
+    """(values, selected): each answer element's reduced values of a max/min reduction (the reduced
+    axes last, flattened) and `where`'s mask of them; None for other forms."""
+    if set(kw) - {"axis", "keepdims", "initial", "where"} or x.ndim == 0:
+        return None
+    from numpy.lib.array_utils import normalize_axis_tuple
+
+    axis = kw.get("axis", 0 if row.name.endswith(".reduce") else None)
+    axes = tuple(range(x.ndim)) if axis is None else normalize_axis_tuple(axis, x.ndim)
+    kept = [i for i in range(x.ndim) if i not in axes]
+    shape = tuple(x.shape[i] for i in kept) + (-1,)
+    where = np.broadcast_to(np.asarray(kw.get("where", True), bool), x.shape)
+    return (np.transpose(x, kept + list(axes)).reshape(shape), np.transpose(where, kept + list(axes)).reshape(shape))
+
+
+def _same_parts(z, c):
+    """Elementwise: equal parts, NaN equal to NaN."""
+    return ((z.real == c.real) | np.isnan(z.real) & np.isnan(c.real)) & ((z.imag == c.imag) | np.isnan(z.imag) & np.isnan(c.imag))
+
+
+def _complex_extremum_nan_choice(row, inputs, ref, test):
+    """Complex max/min: every differing element is, in both answers, one of its row's elements (of
+    those `where` selects) that has a NaN part. Both return the first such element they meet, NumPy
+    in its iterator's order (which follows all operands' memory layouts: seed 23, a transposed
+    complex128 input and a C-ordered `where` gave the first in C order), cuarray in the order of
+    its input's memory; no order is NumPy's contract, and every such element is a NaN."""
+    pair = _finite_pair(ref, test)
+    args, kw = inputs
+    if pair is None or not args or not isinstance(args[0], np.ndarray) or args[0].dtype.kind != "c":
+        return False
+    e, g = pair
+    rows = _extremum_rows(row, args[0], kw)
+    if rows is None or e.size != int(np.prod(rows[0].shape[:-1])):
+        return False
+    values, selected = rows
+    e, g = e.reshape(values.shape[:-1]), g.reshape(values.shape[:-1])
+    bad = _differs(e, g, _row_rtol(row, e.dtype))
+    if not bad.any():
+        return False
+    for i in zip(*np.nonzero(np.atleast_1d(bad))) if bad.ndim else [()]:
+        nans = values[i][selected[i] & (np.isnan(values[i].real) | np.isnan(values[i].imag))]
+        if not (_same_parts(nans, e[i]).any() and _same_parts(nans, g[i]).any()):
+            return False
+    return True
+
+
+# -- outer-unfused-complex-product ------------------------------------------------------------------
+
+def _outer_unfused_complex(row, inputs, ref, test):
+    """outer of complex operands: every differing element has a part that is not finite in one of
+    the answers, NumPy's is the product with its parts' products rounded apart (ar*br - ai*bi, the
+    loop NumPy's outer of mixed complex dtypes runs) and cuarray's the fused one (fma(ar, br,
+    -(ai*bi)), fma(ar, bi, ai*br): NumPy's contiguous multiply loop on an FMA host, which cuarray's
+    multiply always computes). Away from overflow the two differ by a rounding at most; past it
+    one part is NaN in one and inf in the other (seed 22: outer(-5.49-5.49j as complex64,
+    1.8e308+1.8e308j) is nan-infj in NumPy, whose multiply of the same operands gives inf-infj)."""
+    pair = _finite_pair(ref, test)
+    args, kw = inputs
+    if pair is None or len(args) < 2 or kw or pair[0].dtype.char not in "FD":
+        return False
+    e, g = pair
+    a, b = (np.asarray(x).ravel().astype(e.dtype) for x in args[:2])
+    wide = _EXACT_PRODUCTS[e.dtype.char.lower()]
+    if wide is None or e.shape != (a.size, b.size):
+        return False
+    bad = _differs(e, g, _row_rtol(row, e.dtype))
+    if not bad.any():
+        return False
+    ar, ai, br, bi = a.real[:, None], a.imag[:, None], b.real[None, :], b.imag[None, :]
+    plain, fused = np.empty_like(e), np.empty_like(e)
+    with np.errstate(all="ignore"):
+        plain.real, plain.imag = ar * br - ai * bi, ar * bi + ai * br
+        w = [p.astype(wide) for p in (ar, ai, br, bi)]
+        fused.real = w[0] * w[2] + (-(ai * bi)).astype(wide)
+        fused.imag = w[0] * w[3] + (ai * br).astype(wide)
+    ok = _same_parts(e, plain) & _same_parts(g, fused) & (_not_finite(e) | _not_finite(g))
+    return bool(ok[bad].all())
+
+
 ALLOWANCES = (
     Allowance("log1p-near-zero", ("log1p",), _log1p_near_zero),
     Allowance("i0-exp-overflow", ("i0",), _i0_overflow),
@@ -540,6 +671,11 @@ ALLOWANCES = (
     Allowance("nanmean-float16-sum", ("nanmean",), _nanmean_float16_sum),
     Allowance("setdiff1d-promoted-collisions", ("setdiff1d",), _setdiff1d_promoted_collisions),
     Allowance("histogram-infinite-edges", ("histogram", "histogram2d", "histogramdd"), _histogram_infinite_edges),
+    Allowance("sum-overflow-meets-infinity", ("sum", "nansum", "add.reduce", "mean", "nanmean", "average"),
+              _sum_meets_infinity),
+    Allowance("complex-extremum-nan-choice", ("max", "min", "amax", "amin", "maximum.reduce", "minimum.reduce"),
+              _complex_extremum_nan_choice),
+    Allowance("outer-unfused-complex-product", ("outer", "linalg.outer"), _outer_unfused_complex),
 )
 _BY_FUNCTION = {}
 for _a in ALLOWANCES:

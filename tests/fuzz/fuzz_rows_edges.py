@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 import fuzz_bounds as fb
-from fuzz_checks import (check_cond, check_half_accumulation, check_lstsq, check_nonfinite_spread, check_singular,
+from fuzz_checks import (check_complex_product, check_cond, check_half_accumulation, check_lstsq, check_nonfinite_spread, check_singular,
                          check_slogdet, check_solve, check_sorted_values, check_unique_inverse)
 from fuzz_values import edge_scalar, pick_dtype, random_shape
 from fuzzlib import ArraySpec, Host, Seq, array_spec, broadcastable_shape
@@ -295,7 +295,7 @@ BILINEAR = set(("dot matmul inner vdot tensordot einsum vecdot matvec vecmat lin
 CONDITIONED = {"linalg.det": None, "linalg.slogdet": check_slogdet, "linalg.cond": check_cond,
                "linalg.lstsq": check_lstsq, "linalg.matrix_norm": None}
 SINGULAR = {"linalg.inv": None, "linalg.solve": check_solve, "linalg.tensorinv": None, "linalg.tensorsolve": None,
-            "linalg.matrix_power": None}
+            "linalg.matrix_power": check_complex_product}
 FFT_SUMS = {"convolve", "correlate", "polymul"}  # (cuarray: through the FFT for long operands)
 NORMAL = {"linalg.eig", "linalg.eigvals"}  # (their structured matrices: normal, fuzz_values.matrix_values)
 
