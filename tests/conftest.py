@@ -12,6 +12,28 @@ def visible_gpu(worker, gpus):
     return None
 
 
+# The host libraries' thread pools (OpenBLAS, OpenMP, MKL), as the controller of an xdist run sets
+# them for its workers before it starts them (`pytest_configure`): each worker's share of the
+# cores. Unset, each of 16 workers on the GPU machine's 16 cores ran a 16-thread OpenBLAS: a SciPy
+# reference of 2 s on two idle cores (RBFInterpolator's 203-square solves) passed pytest's 200 s
+# limit there, and the host eigvals of a 1600-square matrix (3 s here) made test_eigs_large a
+# 100-140 s test. A variable the user set is kept.
+THREAD_POOLS = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
+
+
+def host_threads(workers, cpus):
+    """Threads for each of `workers` test processes sharing `cpus` cores: the cores shared out, one
+    at least."""
+    return max(1, cpus // max(1, workers))
+
+
+def share_thread_pools(numprocesses, cpus, environ):
+    """Set `THREAD_POOLS` in `environ` (where unset) for an xdist run of `numprocesses` workers."""
+    if isinstance(numprocesses, int) and numprocesses > 1:
+        for var in THREAD_POOLS:
+            environ.setdefault(var, str(host_threads(numprocesses, cpus)))
+
+
 # Set before cuarray (and with it the CUDA driver) is imported: the worker then sees one GPU only.
 _GPU = visible_gpu(os.environ.get("PYTEST_XDIST_WORKER", ""), int(os.environ.get("CUARRAY_TEST_GPUS") or 0))
 if _GPU is not None and "CUDA_VISIBLE_DEVICES" not in os.environ:
@@ -151,3 +173,5 @@ def pytest_configure(config):
     if not hasattr(config, "workerinput"):  # an xdist worker leaves the writing to the controller
         _failure_log[0] = config.getoption("--failure-log", default=None)
         _done_log[0] = config.getoption("--done-log", default=None)
+        # (xdist starts its workers at session start, after this: they inherit the variables)
+        share_thread_pools(getattr(config.option, "numprocesses", None), os.cpu_count() or 1, os.environ)
