@@ -18,7 +18,8 @@
   `cuarray/`: hooks are explicit, nothing is monkey-patched;
 - no shim (`test_no_shim_modules` says what one is): a module imports each name from the module
   that defines it.
-- no comment or docstring in `cuarray/` points at an issue by number ("issue 51", "issue #7818"):
+- no comment or docstring in `cuarray/`, and no line of README.md or docs/, points at an issue by
+  number ("issue 51", "issue #7818"):
   the text says why, which a tracker's number does not (and it outlives the tracker).
 - a measurement script in `scripts/perf/` stays while something cites it: a docs page, or the
   comment in `cuarray/`, `tests/` or `scripts/` whose decision it measured (or a cited script that
@@ -388,6 +389,15 @@ def _issue_references(root):
 def test_no_issue_numbers_in_the_package():
     found = _issue_references(PKG)
     assert not found, "say why instead of citing an issue number: {}".format(found)
+
+
+def test_no_issue_numbers_in_the_user_docs():
+    """README.md and docs/ are read by users, who cannot look an issue number up: a section says
+    what it covers and why, not which issue asked for it."""
+    readme = (PKG.parent / "README.md").read_text().splitlines()
+    found = _issue_references(PKG.parent / "docs") + [
+        "README.md:{}".format(i) for i, line in enumerate(readme, 1) if ISSUE_REFERENCE.search(line)]
+    assert not found, "say what and why instead of citing an issue number: {}".format(found)
 
 
 def test_the_issue_check_sees_references(tmp_path):
