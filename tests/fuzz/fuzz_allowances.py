@@ -375,23 +375,31 @@ def _reduced_factors(row, x, kw):
     return np.transpose(x, kept + list(axes)).reshape(tuple(x.shape[i] for i in kept) + (-1,))
 
 
+def _reduced_differences(row, ref, test, rows):
+    """(NumPy's, cuarray's, differing): both answers shaped as the leading axes of `rows` (each
+    answer element's reduced values along the last axis) and the elements that differ; None where
+    either answer is no array of that size, or nothing differs."""
+    pair = _finite_pair(ref, test)
+    if pair is None or rows is None or pair[0].size != int(np.prod(rows.shape[:-1])):
+        return None
+    e, g = (x.reshape(rows.shape[:-1]) for x in pair)
+    bad = _differs(e, g, _row_rtol(row, e.dtype))
+    return (e, g, bad) if bad.any() else None
+
+
 def _product_reduce_order(row, inputs, ref, test):
     """Every differing element is finite on one side only, and its factors hold an inf or NaN or a
     subset whose product is past the dtype's largest value (its magnitudes' base-2 logarithms above
     0 added): only then do NumPy's order (unrolled, strided partial products) and the tree's meet
     inf, 0 * inf or inf - inf differently. A finite value against another finite one is never listed."""
-    pair = _finite_pair(ref, test)
     args, kw = inputs
-    if pair is None or not args or not isinstance(args[0], np.ndarray) or args[0].dtype.kind not in "fc":
+    if not args or not isinstance(args[0], np.ndarray) or args[0].dtype.kind not in "fc":
         return False
-    e, g = pair
-    f = _reduced_factors(row, args[0], kw) if e.dtype.kind in "fc" else None
-    if f is None or e.size != int(np.prod(f.shape[:-1])):
+    f = _reduced_factors(row, args[0], kw)
+    d = _reduced_differences(row, ref, test, f)
+    if d is None or d[0].dtype.kind not in "fc":
         return False
-    e, g = e.reshape(f.shape[:-1]), g.reshape(f.shape[:-1])
-    bad = _differs(e, g, _row_rtol(row, e.dtype))
-    if not bad.any():
-        return False
+    e, g, bad = d
     with np.errstate(all="ignore"):
         m = np.abs(f.astype(np.complex128 if f.dtype.kind == "c" else np.float64))
         logs = np.log2(np.where(np.isfinite(m) & (m > 0), m, 1.0))
@@ -547,18 +555,14 @@ def _sum_meets_infinity(row, inputs, ref, test):
     not (s*inf): NumPy's pairwise order and the GPU's tree each take one, and NumPy's own answer
     changes when the input is reordered (seed 22: average([9e307, -inf, 1.8e308]) is -inf in NumPy,
     NaN here; NumPy's average([9e307, 1.8e308, -inf]) is NaN)."""
-    pair = _finite_pair(ref, test)
     args, kw = inputs
-    if pair is None or not args or not isinstance(args[0], np.ndarray) or args[0].dtype.char not in "fd":
+    if not args or not isinstance(args[0], np.ndarray) or args[0].dtype.char not in "fd" or set(kw) - {"axis", "keepdims"}:
         return False
-    e, g = pair
-    f = _reduced_factors(row, args[0], kw) if set(kw) <= {"axis", "keepdims"} and e.dtype == args[0].dtype else None
-    if f is None or e.size != int(np.prod(f.shape[:-1])):
+    f = _reduced_factors(row, args[0], kw)
+    d = _reduced_differences(row, ref, test, f)
+    if d is None or d[0].dtype != args[0].dtype:
         return False
-    e, g = e.reshape(f.shape[:-1]), g.reshape(f.shape[:-1])
-    bad = _differs(e, g, _row_rtol(row, e.dtype))
-    if not bad.any():
-        return False
+    e, g, bad = d
     largest = np.longdouble(np.finfo(e.dtype).max)
     for i in zip(*np.nonzero(np.atleast_1d(bad))) if bad.ndim else [()]:
         v = f[i]
@@ -603,19 +607,14 @@ def _complex_extremum_nan_choice(row, inputs, ref, test):
     in its iterator's order (which follows all operands' memory layouts: seed 23, a transposed
     complex128 input and a C-ordered `where` gave the first in C order), cuarray in the order of
     its input's memory; no order is NumPy's contract, and every such element is a NaN."""
-    pair = _finite_pair(ref, test)
     args, kw = inputs
-    if pair is None or not args or not isinstance(args[0], np.ndarray) or args[0].dtype.kind != "c":
+    if not args or not isinstance(args[0], np.ndarray) or args[0].dtype.kind != "c":
         return False
-    e, g = pair
-    rows = _extremum_rows(row, args[0], kw)
-    if rows is None or e.size != int(np.prod(rows[0].shape[:-1])):
+    values, selected = _extremum_rows(row, args[0], kw) or (None, None)
+    d = _reduced_differences(row, ref, test, values)
+    if d is None:
         return False
-    values, selected = rows
-    e, g = e.reshape(values.shape[:-1]), g.reshape(values.shape[:-1])
-    bad = _differs(e, g, _row_rtol(row, e.dtype))
-    if not bad.any():
-        return False
+    e, g, bad = d
     for i in zip(*np.nonzero(np.atleast_1d(bad))) if bad.ndim else [()]:
         nans = values[i][selected[i] & (np.isnan(values[i].real) | np.isnan(values[i].imag))]
         if not (_same_parts(nans, e[i]).any() and _same_parts(nans, g[i]).any()):
