@@ -217,6 +217,18 @@ class _spbase(_sputils.SparseRoot):
     conj = conjugate
 
     @property
+    def real(self):
+        """The real parts of the stored values, in a matrix of this format; its values are a view
+        (a write reaches this matrix), as SciPy's. See `scipy.sparse.csr_array.real`."""
+        return self._with_data(self.data.real, copy=True)
+
+    @property
+    def imag(self):
+        """The imaginary parts of the stored values (zeros for a real dtype: the structure is
+        kept), in a matrix of this format. See `scipy.sparse.csr_array.imag`."""
+        return self._with_data(self.data.imag, copy=True)
+
+    @property
     def H(self):
         return self.conjugate().transpose()
 

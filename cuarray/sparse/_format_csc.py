@@ -6,6 +6,8 @@ how products and indexing reach it; `tocsr` re-sorts by rows.
 
 from __future__ import annotations
 
+from .._indexing.inserting import take
+from . import _canonical as canon
 from ._base import register, sparray, spmatrix
 from ._compressed import _cs_matrix
 
@@ -20,6 +22,13 @@ class _csc_base(_cs_matrix):
 
     def tocsr(self, copy=False):
         return self._to_other_compressed()
+
+    def nonzero(self) -> tuple:
+        """(row, col) of the nonzero stored entries in C order, as SciPy's CSC (and NumPy's
+        nonzero) give them: storage order (by column) stably sorted by row."""
+        row, col = super().nonzero()
+        order = canon.sort_keys(row)[1]
+        return take(row, order), take(col, order)
 
 
 @register
