@@ -350,7 +350,10 @@ class _spbase(_sputils.SparseRoot):
         if _sputils.isscalarlike(other):
             if rdivide:
                 raise NotImplementedError("dividing a scalar by a sparse array gives a dense result")
-            return self._with_data(true_divide(self.data, other), copy=True)
+            # SciPy's rule: a dtype that casts safely to float64 divides in float64 (a float32
+            # matrix / 2 is float64), a complex one in its own type
+            data = self.data.astype(numpy.float64) if numpy.can_cast(self.dtype, numpy.float64) else self.data
+            return self._with_data(true_divide(data, other), copy=True)
         if isinstance(other, ndarray):
             d = self.toarray()
             return true_divide(other, d) if rdivide else true_divide(d, other)

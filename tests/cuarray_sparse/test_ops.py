@@ -67,6 +67,18 @@ def test_matrix_power_and_array_ops(dev):
         a @ 2
 
 
+@pytest.mark.parametrize("dtype", ["bool", "int8", "int64", "float32", "float64", "complex64", "complex128"])
+def test_scalar_division_dtypes(dev, dtype):
+    """SciPy's rule: a dtype that casts safely to float64 is divided in float64 (a float32 matrix
+    / 2 is float64, as CuPy's since it followed SciPy), a complex one keeps its type."""
+    h = rand_coo(6, 5, 0.5, dtype=dtype, seed=84).tocsr()
+    a = dev.sp.csr_array(h)
+    for s in (2, 2.5, np.float32(4), 1 + 1j):
+        got, want = a / s, h / s
+        assert got.dtype == want.dtype, (s, got.dtype, want.dtype)
+        assert_dense(got.toarray(), want.toarray())
+
+
 @pytest.mark.parametrize("dtype", ["float64", "complex128", "int64"])
 def test_add_sub_multiply(dev, dtype):
     ha = rand_coo(15, 18, 0.2, dtype=dtype, seed=17).tocsr()
