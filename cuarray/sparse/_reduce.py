@@ -124,8 +124,12 @@ def sparse_argminmax(a, op, axis=None, explicit=False):
     if a.dtype.kind == "c":
         raise TypeError("argmax/argmin of complex sparse matrices is not supported")
     m, n = a.shape
-    if m * n == 0:
-        raise ValueError("cannot apply argmax/argmin to an empty sparse matrix")
+    name = "argmax" if op is maximum else "argmin"
+    if axis is None and m * n == 0:
+        raise ValueError("Cannot apply {} to an empty matrix.".format(name))
+    if axis is not None and (m, n)[axis] == 0:
+        raise ValueError("Cannot apply {} along a zero-sized dimension.".format(name))
+    # (along an axis of a matrix with no rows or no columns on the other: an empty result)
     if axis == 0:
         t = a.transpose().tocsr(copy=True)
         t.sum_duplicates()

@@ -255,6 +255,28 @@ def test_argmax_argmin(dev, fmt, shift, kind):
                 np.testing.assert_array_equal(H(got), np.asarray(want))
 
 
+@pytest.mark.parametrize("shape", [(0, 3), (3, 0), (0, 0)])
+@pytest.mark.parametrize("kind", ["matrix", "array"])
+def test_argmax_argmin_max_min_of_empty(dev, shape, kind):
+    """Along an axis whose length is not zero, a matrix with no rows (or columns) gives an empty
+    result, as SciPy's and NumPy's; along a zero-sized axis, or over everything, SciPy's
+    ValueError."""
+    h = getattr(ssp, "csr_" + kind)(shape)
+    a = getattr(dev.sp, "csr_" + kind)(h)
+    for name in ("argmax", "argmin", "max", "min"):
+        for axis in (None, 0, 1):
+            try:
+                want = getattr(h, name)(axis=axis)
+            except ValueError:
+                with pytest.raises(ValueError):
+                    getattr(a, name)(axis=axis)
+                continue
+            got = getattr(a, name)(axis=axis)
+            got = got.toarray() if hasattr(got, "toarray") else H(got)
+            want = want.toarray() if hasattr(want, "toarray") else np.asarray(want)
+            assert got.shape == want.shape and got.size == 0, (name, axis, got.shape, want.shape)
+
+
 @pytest.mark.parametrize("fmt", ["csr", "csc", "coo"])
 def test_nonzero_reshape_rows(dev, fmt):
     h = rand_coo(6, 8, 0.3, seed=80).asformat(fmt)
