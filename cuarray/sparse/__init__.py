@@ -49,6 +49,7 @@ from ._construct import kronsum as kronsum
 from ._construct import hstack as hstack
 from ._construct import vstack as vstack
 from ._construct import bmat as bmat
+from ._construct import block_array as block_array
 from ._construct import block_diag as block_diag
 
 # -- extraction ---------------------------------------------------------------------------------

@@ -21,7 +21,7 @@ from ._base import container, sparray
 from ._sputils import issparse
 
 __all__ = ["eye", "eye_array", "identity", "diags", "diags_array", "spdiags", "random", "random_array",
-           "rand", "kron", "kronsum", "hstack", "vstack", "bmat", "block_diag"]
+           "rand", "kron", "kronsum", "hstack", "vstack", "bmat", "block_array", "block_diag"]
 
 _I64 = numpy.dtype(numpy.int64)
 
@@ -193,10 +193,11 @@ def _random(m, n, density, format, dtype, random_state, is_array):  # noqa: A002
     return coo.asformat(format)
 
 
-def random(m, n, density=0.01, format="coo", dtype=None, random_state=None, data_rvs=None):  # noqa: A002
+def random(m, n, density=0.01, format="coo", dtype=None, rng=None, data_rvs=None, *,  # noqa: A002
+           random_state=None):
     """See `scipy.sparse.random`: `density * m * n` distinct cells, values uniform in [0, 1)
-    (integers in [-100, 100)). `random_state` is a seed or a cuarray Generator; `data_rvs` is
-    not supported. Values differ from SciPy's (another generator).
+    (integers in [-100, 100)). `rng` (or SciPy's older `random_state`) is a seed or a cuarray
+    Generator; `data_rvs` is not supported. Values differ from SciPy's (another generator).
 
     Examples
     --------
@@ -208,10 +209,17 @@ def random(m, n, density=0.01, format="coo", dtype=None, random_state=None, data
     """
     if data_rvs is not None:
         raise NotImplementedError("data_rvs is not supported; scale the result's data instead")
-    return _random(m, n, density, format, dtype, random_state, False)
+    return _random(m, n, density, format, dtype, _seed(rng, random_state), False)
 
 
-def rand(m, n, density=0.01, format="coo", dtype=None, random_state=None):  # noqa: A002
+def _seed(rng, random_state):
+    """SciPy's `rng`, or its older name `random_state` (not both, as SciPy)."""
+    if rng is not None and random_state is not None:
+        raise TypeError("specify only one of `rng` and `random_state`")
+    return random_state if rng is None else rng
+
+
+def rand(m, n, density=0.01, format="coo", dtype=None, rng=None, *, random_state=None):  # noqa: A002
     """See `scipy.sparse.rand`.
 
     Examples
@@ -222,10 +230,11 @@ def rand(m, n, density=0.01, format="coo", dtype=None, random_state=None):  # no
     >>> s.shape, s.nnz
     ((4, 5), 5)
     """
-    return _random(m, n, density, format, dtype, random_state, False)
+    return _random(m, n, density, format, dtype, _seed(rng, random_state), False)
 
 
-def random_array(shape, *, density=0.01, format="coo", dtype=None, random_state=None, data_sampler=None):  # noqa: A002
+def random_array(shape, *, density=0.01, format="coo", dtype=None, rng=None, data_sampler=None,  # noqa: A002
+                 random_state=None):
     """See `scipy.sparse.random_array` (2-D).
 
     Examples
@@ -239,7 +248,7 @@ def random_array(shape, *, density=0.01, format="coo", dtype=None, random_state=
     if data_sampler is not None:
         raise NotImplementedError("data_sampler is not supported")
     m, n = _sputils.check_shape(shape)
-    return _random(m, n, density, format, dtype, random_state, True)
+    return _random(m, n, density, format, dtype, _seed(rng, random_state), True)
 
 
 def kron(A, B, format=None):  # noqa: A002
@@ -303,12 +312,31 @@ def bmat(blocks, format=None, dtype=None):  # noqa: A002
     array([[1., 2., 0., 0.],
            [0., 0., 1., 2.]])
     """
+    return _blocks(blocks, format, dtype, False)
+
+
+def block_array(blocks, *, format=None, dtype=None):  # noqa: A002
+    """See `scipy.sparse.block_array`: `bmat` whose result is a sparse array whatever the blocks.
+
+    Examples
+    --------
+    >>> import cuarray
+    >>> from cuarray import sparse
+    >>> a = sparse.csr_matrix(cuarray.array([[1., 2.]]))
+    >>> b = sparse.block_array([[a, None], [None, a]], format='csr')
+    >>> type(b).__name__, b.shape
+    ('csr_array', (2, 4))
+    """
+    return _blocks(blocks, format, dtype, True)
+
+
+def _blocks(blocks, format, dtype, is_array):  # noqa: A002
+    """The block matrix of `blocks`, a sparse array where `is_array` or where a block is one."""
     blocks = [list(r) for r in blocks]
     if not blocks or any(len(r) != len(blocks[0]) for r in blocks):
         raise ValueError("blocks must be 2-D")
     nr, nc = len(blocks), len(blocks[0])
     heights, widths = [None] * nr, [None] * nc
-    is_array = False
     for i in range(nr):
         for j in range(nc):
             b = blocks[i][j]

@@ -57,6 +57,18 @@ def test_stack_bmat_block_diag(dev):
     assert_dense(dev.sp.block_diag([a, b, c]).toarray(), ssp.block_diag([ha, hb, hc]).toarray())
     with pytest.raises(ValueError):
         dev.sp.hstack([a, c])
+    # block_array: a sparse array whatever the blocks (SciPy's bmat of matrices is a matrix)
+    for fmt in (None, "csr"):
+        got, want = dev.sp.block_array([[a, b], [c, None]], format=fmt), ssp.block_array([[ha, hb], [hc, None]], format=fmt)
+        assert type(got).__name__ == type(want).__name__, (type(got).__name__, type(want).__name__)
+        assert_dense(got.toarray(), want.toarray())
+    assert type(dev.sp.bmat([[a, b], [c, None]])).__name__ == type(ssp.bmat([[ha, hb], [hc, None]])).__name__
+
+
+def test_random_takes_rng_or_random_state(dev):
+    for f, args in ((dev.sp.random, (3, 4)), (dev.sp.rand, (3, 4)), (dev.sp.random_array, ((3, 4),))):
+        with pytest.raises(TypeError, match="only one of"):
+            f(*args, rng=1, random_state=1)
 
 
 @pytest.mark.parametrize("k", [0, 1, -2])
@@ -85,3 +97,8 @@ def test_random(fmt, dtype):
     assert a.dtype == np.dtype(np.float64 if dtype is None else dtype)
     b = sp.random_array((50, 40), density=0.1, random_state=2)
     assert isinstance(b, sp.sparray) and b.nnz == 200
+    # SciPy's newer name: `rng`, in random_state's place (positional in random and rand)
+    same = (sp.random_array((50, 40), density=0.1, rng=2), sp.random(50, 40, 0.1, "coo", None, 2),
+            sp.rand(50, 40, 0.1, "coo", None, 2))
+    for x in same:
+        np.testing.assert_array_equal(x.toarray().get(), b.toarray().get())

@@ -2,6 +2,7 @@
 every name is cuarray.sparse's own object, no second implementation. See `scipy.sparse`."""
 
 from ...sparse import block_diag as block_diag
+from ...sparse import block_array as block_array
 from ...sparse import bmat as bmat
 from ...sparse import bsr_array as bsr_array
 from ...sparse import bsr_matrix as bsr_matrix
