@@ -335,6 +335,11 @@ def _blocks(blocks, format, dtype, is_array):  # noqa: A002
     blocks = [list(r) for r in blocks]
     if not blocks or any(len(r) != len(blocks[0]) for r in blocks):
         raise ValueError("blocks must be 2-D")
+    if format is None:
+        # SciPy's default format: CSR where every block is a CSR matrix (no None), CSC likewise,
+        # COO otherwise (a program that stacks CSR matrices reads the result's indptr)
+        formats = {b._format if issparse(b) else None for r in blocks for b in r}
+        format = formats.pop() if formats in ({"csr"}, {"csc"}) else None  # noqa: A001
     nr, nc = len(blocks), len(blocks[0])
     heights, widths = [None] * nr, [None] * nc
     for i in range(nr):

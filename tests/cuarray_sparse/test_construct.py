@@ -63,6 +63,17 @@ def test_stack_bmat_block_diag(dev):
         assert type(got).__name__ == type(want).__name__, (type(got).__name__, type(want).__name__)
         assert_dense(got.toarray(), want.toarray())
     assert type(dev.sp.bmat([[a, b], [c, None]])).__name__ == type(ssp.bmat([[ha, hb], [hc, None]])).__name__
+    # SciPy's default format: CSR (CSC) where every block is CSR (CSC), COO otherwise
+    hd = rand_coo(4, 3, 0.5, seed=38).tocsc()
+    d = dev.sp.csc_matrix(hd)
+    for got, want in ((dev.sp.hstack([a, b]), ssp.hstack([ha, hb])), (dev.sp.vstack([a, a]), ssp.vstack([ha, ha])),
+                      (dev.sp.hstack([d, d]), ssp.hstack([hd, hd])), (dev.sp.vstack([d, d]), ssp.vstack([hd, hd])),
+                      (dev.sp.bmat([[a, a], [a, a]]), ssp.bmat([[ha, ha], [ha, ha]])),
+                      (dev.sp.bmat([[a, None], [None, a]]), ssp.bmat([[ha, None], [None, ha]])),
+                      (dev.sp.hstack([a, d]), ssp.hstack([ha, hd])), (dev.sp.vstack([a, c]), ssp.vstack([ha, hc])),
+                      (dev.sp.hstack([a, b], format="coo"), ssp.hstack([ha, hb], format="coo"))):
+        assert got.format == want.format, (got.format, want.format)
+        assert_dense(got.toarray(), want.toarray())
 
 
 def test_random_takes_rng_or_random_state(dev):
