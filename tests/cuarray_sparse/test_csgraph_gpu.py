@@ -97,7 +97,9 @@ def test_strong_shapes_of_graph(host):
     """Many small cycles linked one way, a long chain each way, a dense core with tails: the
     device's trimming, pivot and colouring rounds alone (host=False) and with the host tail."""
     rng = np.random.default_rng(7)
-    n = 3000
+    # the device's rounds alone took 130 s at 3,000 vertices on the H200 beside 15 other workers,
+    # the suite's longest test but two: 1,000 there, the same shapes
+    n = 3000 if host is None else 1000
     perm = rng.permutation(n)
     edges, start = [], 0
     while start < n:
