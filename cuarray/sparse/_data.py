@@ -7,6 +7,7 @@ A table (name -> cuarray ufunc), bound to the sparse base class once by `bind`.
 from __future__ import annotations
 
 from .._math import explog, hyperbolic, misc, rounding, trigonometric
+from . import _sputils
 
 __all__ = ["UFUNCS", "bind"]
 
@@ -22,7 +23,9 @@ UFUNCS = {
 
 def _method(name, uf):
     def method(self):
-        return self._with_data(uf(self.data), copy=True)
+        data = uf(self.data)
+        _sputils.check_dtype(data.dtype)  # bool and int8 data give float16 here: SciPy's ValueError
+        return self._with_data(data, copy=True)
 
     method.__name__ = name
     method.__doc__ = "Elementwise {} of the stored values. See `scipy.sparse.csr_array.{}`.".format(name, name)
