@@ -212,27 +212,40 @@ def _inplace(uf):
 
 
 def _power_operators(power, square, reciprocal, sqrt):
-    """`a ** s` and `a **= s`: NumPy's ndarray calls square, reciprocal or sqrt for a float or complex
-    array and the Python int 2 or -1 or the float 0.5 (number.c's fast_scalar_power), whose special
-    values differ from power's: float16 (-inf) ** 0.5 is nan, complex (-4+0j) ** 0.5 exactly 2j,
-    complex (-inf+0j) ** -1 is -0-0j (power's is nan+nanj). Anything else is `power`'s operator."""
+    """`a ** s` and `a **= s`: NumPy's ndarray calls square for the Python int 2 (any numeric or
+    bool array), reciprocal for -1 and sqrt for the float 0.5 (a float or complex array: number.c's
+    fast_scalar_power), whose types and special values differ from power's: bool ** 2 is int8
+    (power's int64), float16 (-inf) ** 0.5 is nan, complex (-4+0j) ** 0.5 exactly 2j, complex
+    (-inf+0j) ** -1 is -0-0j (power's is nan+nanj). Anything else is `power`'s operator."""
     general, general_inplace = _binary(power), _inplace(power)
-    by_int = {2: square, -1: reciprocal}
+
+    def _fast(dtype, other):
+        t = type(other)
+        if t is int and other == 2 and dtype.kind in "biufc":
+            return square
+        if dtype.kind in "fc":
+            if t is int and other == -1:
+                return reciprocal
+            if t is float and other == 0.5:
+                return sqrt
+        return None
 
     def __pow__(self, other):
+        # HOT PATH (`x ** 2`): the common case inline, no call of _fast
         t = type(other)
         if t is int:
-            uf = by_int.get(other)
-            if uf is not None and self._dtype.kind in "fc":
-                return uf(self)
+            kind = self._dtype.kind
+            if other == 2 and kind in "biufc":
+                return square(self)
+            if other == -1 and kind in "fc":
+                return reciprocal(self)
         elif t is float and other == 0.5 and self._dtype.kind in "fc":
             return sqrt(self)
         return general(self, other)
 
     def __ipow__(self, other):
-        t = type(other)
-        uf = by_int.get(other) if t is int else (sqrt if t is float and other == 0.5 else None)
-        if uf is not None and self._dtype.kind in "fc":
+        uf = _fast(self._dtype, other)
+        if uf is not None:
             uf(self, out=self)
             return self
         return general_inplace(self, other)

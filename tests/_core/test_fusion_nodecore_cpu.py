@@ -302,14 +302,17 @@ def test_operators_are_method_descriptors():
     import cuarray
     from cuarray._core.fusion import lazy_mode as L
 
-    assert type(L.LazyArray.__pow__) is g.native.Operator and type(L.LazyArray.__neg__) is g.native.Operator
+    # (`__pow__` is a Python function around its Operator: NumPy's shortcuts for `a ** 2` and the
+    # like; `__rpow__` and the comparisons are Operators as bound)
+    assert type(L.LazyArray.__rpow__) is g.native.Operator and type(L.LazyArray.__neg__) is g.native.Operator
+    assert type(L.LazyArray.__lt__) is g.native.Operator
     with cuarray.lazy(evaluate="numpy") as lz:
         a = lz.leaf(numpy.arange(3.0))
-        bound = a.__pow__
+        bound = a.__rpow__
         assert type(bound) is types.MethodType and bound.__self__ is a
-        for y in (bound(2.0), L.LazyArray.__pow__(a, 2.0), a ** 2.0, L.LazyArray.__rpow__(a, 2.0), -a):
+        for y in (bound(2.0), L.LazyArray.__pow__(a, 2.0), a ** 2.0, L.LazyArray.__rpow__(a, 2.0), -a, a < 1.0):
             assert type(y) is L.LazyArray
-        assert a.__pow__("x") is NotImplemented
+        assert a.__pow__("x") is NotImplemented and a.__rpow__("x") is NotImplemented
         with pytest.raises(TypeError):
             a ** "x"
         assert numpy.array_equal((2.0 ** a).numpy(), 2.0 ** numpy.arange(3.0))

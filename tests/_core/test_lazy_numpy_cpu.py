@@ -194,3 +194,30 @@ def test_plain_lazy_mode_keeps_the_host_input_policy():
             lz.leaf(a)
     with pytest.raises(ValueError):
         cp.lazy(evaluate="cupy")
+
+
+@pytest.mark.parametrize("dtype", ["bool", "int8", "uint16", "float16", "float32", "complex64", "complex128"])
+def test_power_operator_is_numpys(dtype):
+    """`a ** s` in lazy mode as NumPy's ndarray operator (and cuarray's eager one): square for the
+    Python int 2, reciprocal for -1 and sqrt for 0.5 where NumPy takes them, so a bool ** 2 is
+    int8 (power's int64) and complex special values are square's, reciprocal's and sqrt's."""
+    x = numpy.array([0, 1, -0.0, -4, numpy.inf, -numpy.inf, numpy.nan, 1e30], numpy.complex128)
+    x = (x + 1j * x[::-1]) if dtype.startswith("complex") else x.real
+    with numpy.errstate(all="ignore"):
+        x = x.astype(dtype)
+    for e in (2, -1, 0.5, 3, 2.0, 0.25):
+
+        @cp.lazy
+        def f(a):
+            return a ** e
+
+        with numpy.errstate(all="ignore"):
+            try:
+                want = x ** e
+            except (ValueError, OverflowError) as err:  # an integer to a negative power; -1 as uint16
+                with pytest.raises(type(err)):
+                    f(x)
+                continue
+            got = numpy.asarray(f(x))
+        assert got.dtype == want.dtype, (e, got.dtype, want.dtype)
+        numpy.testing.assert_array_equal(got, want, err_msg=str(e))

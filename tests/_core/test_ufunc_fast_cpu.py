@@ -163,8 +163,9 @@ def test_a_ufunc_called_with_too_few_arguments_says_so_as_numpy():
 
 
 def test_power_operator_takes_numpy_fast_paths(recorded):
-    # NumPy's ndarray calls square / reciprocal / sqrt for `a ** 2`, `a ** -1`, `a ** 0.5` of a float or
-    # complex array (Python int/float exponent only): their special values differ from power's
+    # NumPy's ndarray calls square for `a ** 2` (any numeric or bool array), reciprocal / sqrt for
+    # `a ** -1`, `a ** 0.5` of a float or complex array (Python int/float exponent only): their
+    # types and special values differ from power's
     # (float16 (-inf) ** 0.5 is nan; complex (-4+0j) ** 0.5 is exactly 2j). Before, every `**` was power.
     ufs = [_fresh(u) for u in (cp.power, cp.square, cp.reciprocal, cp.sqrt)]
     pow_op, ipow_op = _array_methods._power_operators(*ufs)
@@ -183,10 +184,14 @@ def test_power_operator_takes_numpy_fast_paths(recorded):
         assert kernels(a, 0.5, ipow_op) == ["cuarray_sqrt_" + t]
         for other in (2.0, 3, -2, 0.25, True, np.float64(0.5), np.int64(2)):
             assert kernels(a, other)[0].startswith("cuarray_power_"), (dt, other)
-    for dt in ("int32", "uint8", "bool"):  # integer arrays: power (NumPy: an int ** 0.5 is float64's pow)
+    for dt in ("int32", "uint8", "bool"):
+        # integer and bool arrays: square for the Python int 2 (NumPy's bool ** 2 is int8, power's
+        # int64), power otherwise (an int ** 0.5 is float64's pow; an int ** -1 power's ValueError)
         a = cp.empty(16, dtype=dt)
-        assert kernels(a, 2)[0].startswith("cuarray_power_")
+        assert kernels(a, 2)[0].startswith("cuarray_square_")
+        assert pow_op(a, 2).dtype == (np.array([1], dt) ** 2).dtype
         assert kernels(a, 0.5)[0].startswith("cuarray_power_")
+        assert kernels(a, 3)[0].startswith("cuarray_power_")
 
 
 def test_numpy_power_reaches_the_checked_power(recorded):

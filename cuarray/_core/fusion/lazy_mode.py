@@ -476,6 +476,31 @@ for _k, _v in _BINARY.items():
     if _g.native is None or not _g.native.bind_binary(_k, _op, _rop):
         setattr(LazyArray, "__{}__".format(_k), _op)
         setattr(LazyArray, "__r{}__".format(_k), _rop)
+
+
+def _power_operator(general):
+    """`a ** s` as the eager operator (`_array_methods._power_operators`, NumPy's number.c): square
+    for the Python int 2 (a numeric or bool array), reciprocal for -1 and sqrt for the float 0.5 (a
+    float or complex array), `power` otherwise, so lazy and eager give one dtype and one value (a
+    bool ** 2 is int8). A `fuse` scalar (a weak node) keeps Python's arithmetic."""
+    square, reciprocal, sqrt = _unary("square"), _unary("reciprocal"), _unary("sqrt")
+
+    def __pow__(self, other):
+        t = type(other)
+        if (t is int or t is float) and self._node.weak is None:
+            kind = self._node.dtype.kind
+            if t is int and other == 2 and kind in "biufc":
+                return square(self)
+            if kind in "fc" and (t is int and other == -1):
+                return reciprocal(self)
+            if kind in "fc" and t is float and other == 0.5:
+                return sqrt(self)
+        return general(self, other)
+
+    return __pow__
+
+
+LazyArray.__pow__ = _power_operator(LazyArray.__pow__)
 _COMPARE = {"lt": "less", "le": "less_equal", "gt": "greater", "ge": "greater_equal", "eq": "equal",
             "ne": "not_equal"}
 for _k, _v in _COMPARE.items():
