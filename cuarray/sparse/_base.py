@@ -18,7 +18,7 @@ import numpy
 from .._core.ndarray import ndarray
 from .._indexing.inserting import take
 from .._logic.comparison import not_equal
-from .._math.arithmetic import add, floor_divide, multiply as multiply_, negative, power as power_, remainder, subtract, true_divide
+from .._math.arithmetic import add, floor_divide, multiply as multiply_, negative, remainder, subtract, true_divide
 from .._math.complex import conj as conj_
 from .._math.extrema import maximum as maximum_, minimum as minimum_
 from .._math.misc import absolute
@@ -394,14 +394,25 @@ class _spbase(_sputils.SparseRoot):
         if n == 0:
             raise NotImplementedError("zero power is not supported as it would densify the matrix; "
                                       "use cuarray.ones(A.shape, dtype=A.dtype)")
-        data = self.data if dtype is None else self.data.astype(dtype)
-        return self._with_data(power_(data, n), copy=True)
+        data = self._deduped_data()
+        data = data if dtype is None else data.astype(dtype)
+        # the operator, as SciPy's `data ** n`: NumPy's square for n = 2 (a bool matrix squared is
+        # int8, power's int64)
+        return self._with_data(data ** n, copy=True)
+
+    def _deduped_data(self):
+        """The stored values with duplicate entries summed first (in place, as SciPy's): a function
+        that is not linear (power, abs, round, sqrt, sign, ...) is of each cell's value, not of the
+        parts a COO (or non-canonical CSR) matrix stores for it."""
+        if not (self._dedup if self._format == "coo" else getattr(self, "_canon", True)):
+            self.sum_duplicates()
+        return self.data
 
     def __abs__(self):
-        return self._with_data(absolute(self.data), copy=True)
+        return self._with_data(absolute(self._deduped_data()), copy=True)
 
     def __round__(self, ndigits=0):
-        return self._with_data(around(self.data, decimals=ndigits), copy=True)
+        return self._with_data(around(self._deduped_data(), decimals=ndigits), copy=True)
 
     # -- comparisons (sparse bool results; see _binop.compare) ------------------------------------
     __hash__ = None  # mutable and compared elementwise, as SciPy's

@@ -23,7 +23,7 @@ UFUNCS = {
 
 def _method(name, uf):
     def method(self):
-        data = uf(self.data)
+        data = uf(self._deduped_data())  # each cell's value: duplicates summed first, as SciPy
         _sputils.check_dtype(data.dtype)  # bool and int8 data give float16 here: SciPy's ValueError
         return self._with_data(data, copy=True)
 

@@ -54,6 +54,10 @@ def _finish(res, out):
 
 def sparse_sum(a, axis=None, dtype=None, out=None):
     axis = _axis(axis)
+    if a.dtype.kind == "b":
+        # a bool cell counts once however many entries store it: duplicates summed (OR) first, in
+        # place, as SciPy does (other types' duplicates add up alike either way)
+        a._deduped_data()
     res_dtype = _sputils.sum_dtype(a.dtype) if dtype is None else numpy.dtype(dtype)
     if axis is None:
         return _finish(sum_(a.data, dtype=res_dtype) if a.nnz else zeros((), res_dtype), out)
