@@ -210,6 +210,9 @@ KINDS_EDGES = {
     "tind": _CH(1, 1, 2, 0, 3),
     # (poly1d's power multiplies n times: no huge n)
     "ppow": _CH(0, 1, 2, 3, -1, 2.5, 2.0, True, np.int64(3), np.uint8(2), 1 + 0j, None, "2"),
+    # `a ** s`: NumPy's ndarray takes square, reciprocal, sqrt for the Python 2, -1, 0.5 (not for
+    # 2.0, True or NumPy scalars), whose types and special values differ from power's
+    "spow": _CH(2, -1, 0.5, 2, -1, 0.5, 3, 0, 1, -2, 0.25, 2.0, -1.0, True, np.int64(2), np.float64(0.5)),
     "uplo": _CH("L", "U", "l", "X"),
     "qrmode": _CH("reduced", "complete", "r", "raw", "full"),
     "pnorm": _CH(None, 1, -1, 2, -2, np.inf, -np.inf, "fro", "nuc"),
@@ -223,6 +226,10 @@ def _flat(xp, args, kw):
 
 def _poly_pow(xp, args, kw):
     return (xp.poly1d(args[0]) ** args[1]).coeffs
+
+
+def _operator_pow(xp, args, kw):
+    return args[0] ** args[1]
 
 
 def rows(Row, product_check):
@@ -258,6 +265,7 @@ def rows(Row, product_check):
         Row("poly1d**", "a1 ppow", custom=_poly_pow, custom_code="(xp.poly1d({0}) ** {1}).coeffs", dtypes="if",
             rtol=1e3, max_ndim=1),
         Row("polynomial.polyutils.trimseq", "pcoef"),
+        Row("a**s", "a spow", custom=_operator_pow, custom_code="({0}) ** {1}", dtypes="biufc"),
         Row("sort", "a", kw={"axis": "axis", "kind": "sortkind"}),
         Row("unique", "a", kw={"return_inverse": "bool", "equal_nan": "bool"}, **unique_check),
         Row("linalg.pinv", "m", kw={"rcond": "rcond", "hermitian": "bool"}, dtypes="fc", rtol=1e4, check=fb.check_pinv),
