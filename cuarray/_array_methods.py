@@ -16,6 +16,7 @@ from ._core import copying, indexing, interop, structured, transfer
 from ._core.ndarray import ndarray
 from ._core.numpy_function import array_function
 from ._core.numpy_protocol import array_ufunc
+from ._core.power_shortcuts import shortcut as _shortcut
 from ._core.tracing import active as _tracing_active
 from ._creation.basic import full
 from ._indexing.flatiter import flat_property
@@ -212,43 +213,21 @@ def _inplace(uf):
 
 
 def _power_operators(power, square, reciprocal, sqrt):
-    """`a ** s` and `a **= s`: NumPy's ndarray calls square for the Python int 2 (any numeric or
-    bool array), reciprocal for -1 and sqrt for the float 0.5 (a float or complex array: number.c's
-    fast_scalar_power), whose types and special values differ from power's: bool ** 2 is int8
-    (power's int64), float16 (-inf) ** 0.5 is nan, complex (-4+0j) ** 0.5 exactly 2j, complex
-    (-inf+0j) ** -1 is -0-0j (power's is nan+nanj). Anything else is `power`'s operator."""
+    """`a ** s` and `a **= s`: NumPy's shortcuts (`_core.power_shortcuts`: square, reciprocal,
+    sqrt for some Python scalar exponents), `power`'s operator otherwise."""
     general, general_inplace = _binary(power), _inplace(power)
-
-    def _fast(dtype, other):
-        t = type(other)
-        if t is int and other == 2 and dtype.kind in "biufc":
-            return square
-        if dtype.kind in "fc":
-            if t is int and other == -1:
-                return reciprocal
-            if t is float and other == 0.5:
-                return sqrt
-        return None
+    by_name = {"square": square, "reciprocal": reciprocal, "sqrt": sqrt}
 
     def __pow__(self, other):
-        # HOT PATH (`x ** 2`): the common case inline, no call of _fast
-        t = type(other)
-        if t is int:
-            kind = self._dtype.kind
-            if other == 2 and kind in "biufc":
-                return square(self)
-            if other == -1 and kind in "fc":
-                return reciprocal(self)
-        elif t is float and other == 0.5 and self._dtype.kind in "fc":
-            return sqrt(self)
-        return general(self, other)
+        name = _shortcut(self._dtype.kind, other)
+        return general(self, other) if name is None else by_name[name](self)
 
     def __ipow__(self, other):
-        uf = _fast(self._dtype, other)
-        if uf is not None:
-            uf(self, out=self)
-            return self
-        return general_inplace(self, other)
+        name = _shortcut(self._dtype.kind, other)
+        if name is None:
+            return general_inplace(self, other)
+        by_name[name](self, out=self)
+        return self
 
     return __pow__, __ipow__
 

@@ -24,7 +24,7 @@ from .._indexing.inserting import take
 from .._logic.comparison import equal, less
 from .._manipulation.dims import broadcast_to
 from .._manipulation.shape import reshape
-from .._math.arithmetic import add, multiply, subtract
+from .._math.arithmetic import add, subtract
 from .._math.extrema import minimum
 from .._math.sums import sum as sum_
 from .._math.sums_scan import diff
@@ -257,10 +257,9 @@ def _sample(a, R, C):
 def entry_keys(a, R, C):
     """(the stored entries' keys, the targets' keys) in storage order, major * n_minor + minor:
     sorted when `a` is canonical."""
-    nmin = a._swap(a.shape)[1]
+    nmaj, nmin = a._swap(a.shape)
     maj, mnr = a._swap((R, C))
-    keys = add(multiply(a._majors().astype(_I64), nmin), a.indices.astype(_I64))
-    return keys, add(multiply(maj, nmin), mnr)
+    return canon.keys_of(a._majors(), a.indices, nmaj, nmin), canon.keys_of(maj, mnr, nmaj, nmin)
 
 
 def find_keys(keys, tk):

@@ -42,6 +42,7 @@ from .. import shapes as _shapes
 from .. import tracing as _tracing
 from ..ndarray import ndarray
 from ..nodecore import LAYOUTS as _LAYOUTS
+from ..power_shortcuts import shortcut as _shortcut
 from ..transfer import from_host as _from_host
 from . import fast_paths as _fast
 from . import graph as _g
@@ -479,23 +480,14 @@ for _k, _v in _BINARY.items():
 
 
 def _power_operator(general):
-    """`a ** s` as the eager operator (`_array_methods._power_operators`, NumPy's number.c): square
-    for the Python int 2 (a numeric or bool array), reciprocal for -1 and sqrt for the float 0.5 (a
-    float or complex array), `power` otherwise, so lazy and eager give one dtype and one value (a
-    bool ** 2 is int8). A `fuse` scalar (a weak node) keeps Python's arithmetic."""
-    square, reciprocal, sqrt = _unary("square"), _unary("reciprocal"), _unary("sqrt")
+    """`a ** s` as the eager operator: NumPy's shortcuts (`power_shortcuts`), so lazy and eager give
+    one dtype and one value (a bool ** 2 is int8), `power` otherwise. A `fuse` scalar (a weak
+    node) keeps Python's arithmetic."""
+    by_name = {name: _unary(name) for name in ("square", "reciprocal", "sqrt")}
 
     def __pow__(self, other):
-        t = type(other)
-        if (t is int or t is float) and self._node.weak is None:
-            kind = self._node.dtype.kind
-            if t is int and other == 2 and kind in "biufc":
-                return square(self)
-            if kind in "fc" and (t is int and other == -1):
-                return reciprocal(self)
-            if kind in "fc" and t is float and other == 0.5:
-                return sqrt(self)
-        return general(self, other)
+        name = None if self._node.weak is not None else _shortcut(self._node.dtype.kind, other)
+        return general(self, other) if name is None else by_name[name](self)
 
     return __pow__
 
