@@ -332,6 +332,10 @@ def block_array(blocks, *, format=None, dtype=None):  # noqa: A002
 
 def _blocks(blocks, format, dtype, is_array):  # noqa: A002
     """The block matrix of `blocks`, a sparse array where `is_array` or where a block is one."""
+    # rows are sequences of blocks, as SciPy's object array of them is 2-D: a 1-D list of sparse
+    # matrices is no block matrix (list() of one would iterate its rows)
+    if not all(isinstance(r, (list, tuple, numpy.ndarray)) for r in blocks):
+        raise ValueError("blocks must be 2-D")
     blocks = [list(r) for r in blocks]
     if not blocks or any(len(r) != len(blocks[0]) for r in blocks):
         raise ValueError("blocks must be 2-D")

@@ -63,6 +63,10 @@ def test_stack_bmat_block_diag(dev):
         assert type(got).__name__ == type(want).__name__, (type(got).__name__, type(want).__name__)
         assert_dense(got.toarray(), want.toarray())
     assert type(dev.sp.bmat([[a, b], [c, None]])).__name__ == type(ssp.bmat([[ha, hb], [hc, None]])).__name__
+    for f in (dev.sp.bmat, dev.sp.block_array):  # a 1-D list of blocks (it gave one matrix's rows)
+        for blocks in ([a, a], [], [[a, a], [a]]):
+            with pytest.raises(ValueError, match="blocks must be 2-D"):
+                f(blocks)
     # SciPy's default format: CSR (CSC) where every block is CSR (CSC), COO otherwise
     hd = rand_coo(4, 3, 0.5, seed=38).tocsc()
     d = dev.sp.csc_matrix(hd)
